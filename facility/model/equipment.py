@@ -1,0 +1,107 @@
+"""Rack types: what one rack or cabinet of a kind needs from the hall.
+
+Every figure is optional here, because a figure may come from the catalog or may simply be
+unknown; a check that needs a missing figure reports "not evaluated", never a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from facility.model.base import Entity, Strict
+from facility.model.fields import (
+    Flow,
+    Fraction,
+    Id,
+    Length,
+    Mass,
+    PositiveFraction,
+    Power,
+    PressureDrop,
+    Temperature,
+    TemperatureRise,
+    Volume,
+)
+
+
+class Footprint(Strict):
+    width: Length
+    depth: Length
+
+
+class TemperatureRange(Strict):
+    min: Temperature
+    max: Temperature
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TemperatureRange:
+        if self.min > self.max:
+            raise ValueError("min is above max")
+        return self
+
+
+class FlowPoint(Strict):
+    """One row of a vendor flow-vs-supply-temperature table."""
+
+    supply_temperature: Temperature
+    flow: Flow
+    pressure_drop: PressureDrop | None = None
+
+
+class RackFigures(Strict):
+    """The figures of a rack type; all optional (from the site, the catalog, or missing)."""
+
+    name: str | None = None
+    cooling: Literal["liquid", "air"] | None = Field(
+        None, description="'liquid' (cold plates, with a residual air part) or 'air' only"
+    )
+    nominal_power: Power | None = Field(None, description="Sustained IT power (thermal basis)")
+    peak_power: Power | None = Field(None, description="Peak electrical power (EDPp)")
+    power_factor: PositiveFraction | None = None
+    filled_mass: Mass | None = Field(None, description="Installed mass including coolant")
+    empty_mass: Mass | None = Field(None, description="Mass without coolant")
+    coolant_volume: Volume | None = Field(None, description="Coolant held in the rack")
+    max_payload: Mass | None = Field(None, description="Rated payload of the rack frame")
+    footprint: Footprint | None = None
+    height: Length | None = None
+    casters: int | None = Field(None, ge=1, le=16, description="Casters or feet it stands on")
+    liquid_heat_fraction: Fraction | None = Field(
+        None, description="Share of the heat taken by the liquid loop"
+    )
+    allowed_supply_temperature: TemperatureRange | None = Field(
+        None, description="TCS supply temperature range the rack accepts"
+    )
+    design_coolant_rise: TemperatureRise | None = None
+    flow_table: list[FlowPoint] | None = Field(
+        None, description="Vendor flow vs supply temperature; preferred over the rise rule"
+    )
+    design_flow: Flow | None = None
+    pressure_drop: PressureDrop | None = Field(
+        None, description="Rack pressure drop at design flow"
+    )
+    power_inputs_per_side: int | None = Field(None, ge=1, le=64)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RackFigures:
+        if self.filled_mass is not None and self.empty_mass is not None:
+            if self.filled_mass < self.empty_mass:
+                raise ValueError("filled_mass is below empty_mass")
+        if self.nominal_power is not None and self.peak_power is not None:
+            if self.peak_power < self.nominal_power:
+                raise ValueError("peak_power is below nominal_power")
+        if self.flow_table is not None:
+            temps = [p.supply_temperature for p in self.flow_table]
+            if len(temps) < 2 or any(b <= a for a, b in zip(temps, temps[1:], strict=False)):
+                raise ValueError(
+                    "flow_table needs at least two rows in increasing supply_temperature"
+                )
+        return self
+
+
+class RackType(RackFigures, Entity):
+    """A rack type declared in the site file, optionally based on a catalog entry."""
+
+    catalog: Id | None = Field(None, description="Catalog entry this type starts from")
+    description: str | None = None

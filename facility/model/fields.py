@@ -1,0 +1,122 @@
+"""Field types for the site model: unit-bearing quantities, fractions, ids.
+
+A quantity field is declared as ``Power = Quantity("power", gt=0)`` and stored as a float
+in the canonical unit of its kind (``facility.units.KINDS``). Validation happens once, at
+load time; errors are ``PydanticCustomError`` so that pydantic collects all of them with
+their field paths, and the loader turns each path into a file, line and column.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
+from pydantic_core import PydanticCustomError, core_schema
+
+from facility.units import KINDS, QuantityError, article, parse_quantity
+
+
+class _QuantityValidator:
+    """Pydantic hook: parse a quantity string and check its bounds in canonical units."""
+
+    __slots__ = ("ge", "gt", "kind", "le", "lt", "upper_text")
+
+    def __init__(
+        self,
+        kind: str,
+        *,
+        gt: float | None = None,
+        ge: float | None = None,
+        lt: float | None = None,
+        le: float | None = None,
+        upper_text: str | None = None,
+    ) -> None:
+        self.kind = KINDS[kind]
+        self.gt, self.ge, self.lt, self.le = gt, ge, lt, le
+        self.upper_text = upper_text
+
+    def validate(self, value: Any) -> float:
+        try:
+            magnitude = parse_quantity(value, self.kind.name)
+        except QuantityError as exc:
+            raise PydanticCustomError("quantity", str(exc)) from None
+        if self.gt is not None and not magnitude > self.gt:
+            word = "positive" if self.gt == 0 else f"greater than {self.gt}"
+            raise PydanticCustomError("quantity_bound", f"must be {word}, got {_show(value)}")
+        if self.ge is not None and not magnitude >= self.ge:
+            word = "negative" if self.ge == 0 else f"below {self.ge}"
+            raise PydanticCustomError("quantity_bound", f"must not be {word}, got {_show(value)}")
+        if self.le is not None and not magnitude <= self.le:
+            limit = self.upper_text or str(self.le)
+            raise PydanticCustomError(
+                "quantity_bound", f"must be at most {limit}, got {_show(value)}"
+            )
+        if self.lt is not None and not magnitude < self.lt:
+            limit = self.upper_text or str(self.lt)
+            raise PydanticCustomError(
+                "quantity_bound", f"must be below {limit}, got {_show(value)}"
+            )
+        return magnitude
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(self.validate)
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        description = f"{article(self.kind).capitalize()} with its unit, e.g. '{self.kind.example}'"
+        if self.kind.name == "fraction":
+            return {
+                "anyOf": [
+                    {"type": "string", "pattern": r"^\s*[0-9.]+\s*%\s*$"},
+                    {"type": "number", "minimum": 0, "maximum": 1},
+                ],
+                "description": "A fraction: '90 %' or a number from 0 to 1",
+            }
+        return {"type": "string", "description": description, "examples": [self.kind.example]}
+
+
+def _show(value: Any) -> str:
+    return f"'{value}'" if isinstance(value, str) else repr(value)
+
+
+def Quantity(kind: str, **bounds: Any) -> Any:
+    """``Annotated[float, ...]`` for a quantity of ``kind`` with optional bounds."""
+    return Annotated[float, _QuantityValidator(kind, **bounds)]
+
+
+Power = Quantity("power", gt=0)
+ApparentPower = Quantity("apparent_power", gt=0)
+Voltage = Quantity("voltage", gt=0)
+Current = Quantity("current", gt=0)
+Mass = Quantity("mass", gt=0)
+Length = Quantity("length", gt=0)
+Area = Quantity("area", gt=0)
+Volume = Quantity("volume", ge=0)
+Pressure = Quantity("pressure", gt=0)
+PressureDrop = Quantity("pressure", ge=0)
+Force = Quantity("force", gt=0)
+Flow = Quantity("volumetric_flow", gt=0)
+# Absolute temperatures of liquids and air in a hall: above absolute zero, below boiling water.
+Temperature = Quantity("temperature", gt=-273.15, lt=150.0, upper_text="150 degC")
+TemperatureRise = Quantity("temperature_difference", gt=0)
+Fraction = Quantity("fraction", ge=0, le=1.0, upper_text="100 %")
+PositiveFraction = Quantity("fraction", gt=0, le=1.0, upper_text="100 %")
+
+# An id that findings can point at: printable, no surrounding whitespace, bounded length.
+Id = Annotated[
+    str,
+    StringConstraints(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$",
+    ),
+]
+
+
+def finite(value: float) -> bool:
+    """True for a real, finite float (used by model validators on derived numbers)."""
+    return math.isfinite(value)

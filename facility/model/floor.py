@@ -1,0 +1,28 @@
+"""Rooms and floor zones."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from facility.model.base import Entity
+from facility.model.fields import Area, Force, Id, Pressure
+
+
+class Room(Entity):
+    name: str | None = None
+    redundant_air_units: int = Field(
+        0, ge=0, description="Air units the room must be able to lose (1 for N+1)"
+    )
+
+
+class FloorZone(Entity):
+    room: Id | None = None
+    construction: Literal["slab", "raised_floor"]
+    uniform_load_rating: Pressure | None = None
+    concentrated_load_rating: Force | None = Field(
+        None, description="Per panel (raised floor), per the CISCA concentrated-load test"
+    )
+    rolling_load_rating: Force | None = None
+    area: Area | None = None

@@ -1,0 +1,495 @@
+"""Loading a site file: parse, validate, resolve references. Every problem, not the first.
+
+``load_site(path)`` returns a :class:`~facility.model.site.Site` or raises
+:class:`~facility.model.source.InputError` listing each problem with file, line, column and
+field path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from facility import catalog
+from facility.model.cooling import AirUnit, CduFigures
+from facility.model.document import SiteDocument
+from facility.model.equipment import RackFigures, RackType
+from facility.model.floor import Room
+from facility.model.power import PduType
+from facility.model.racks import PduGroup, RackPlacement
+from facility.model.racks import Rack as RackSpec
+from facility.model.site import (
+    Pdu,
+    Provenance,
+    Rack,
+    ResolvedCdu,
+    ResolvedRackType,
+    Site,
+)
+from facility.model.source import (
+    InputError,
+    Location,
+    Path_,
+    Problem,
+    SourceMap,
+    field_name,
+    read_document,
+)
+
+IMPLICIT_ROOM = "hall"
+
+
+def load_site(path: str | Path) -> Site:
+    """Load, validate and resolve one site file (YAML or JSON)."""
+    path = Path(path)
+    data, source, raw = read_document(path)
+    document = validate_document(data, source)
+    return resolve(document, source, hashlib.sha256(raw).hexdigest())
+
+
+def validate_document(data: Any, source: SourceMap) -> SiteDocument:
+    if not isinstance(data, dict):
+        raise InputError(
+            [Problem(source.locate(()), "", "a site file is a mapping with at least 'site:'")]
+        )
+    try:
+        return SiteDocument.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(_problems_from(exc, data, source)) from None
+
+
+def _problems_from(exc: ValidationError, data: Any, source: SourceMap) -> list[Problem]:
+    problems = []
+    for error in exc.errors(include_url=False):
+        path = _data_path(error["loc"], data)
+        kind = error["type"]
+        if kind == "extra_forbidden":
+            message = f"unknown field '{path[-1]}'"
+        elif kind == "missing":
+            message = f"missing required field '{error['loc'][-1]}'"
+            path = (*path, str(error["loc"][-1]))
+        elif kind == "literal_error":
+            message = (
+                f"{error['msg'].replace('Input should be', 'must be')}, got {error['input']!r}"
+            )
+        else:
+            message = error["msg"]
+            message = message.removeprefix("Value error, ")
+        problems.append(Problem(source.locate(path), field_name(path), message))
+    problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
+    return problems
+
+
+def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
+    """Keep the parts of a pydantic error location that exist in the data (drop union tags)."""
+    path: list[str | int] = []
+    node = data
+    for part in loc:
+        if (isinstance(node, dict) and isinstance(part, str) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        ):
+            path.append(part)
+            node = node[part]
+    return tuple(path)
+
+
+class _Resolver:
+    """Follows every reference of a validated document, collecting problems."""
+
+    def __init__(self, document: SiteDocument, source: SourceMap):
+        self.doc = document
+        self.source = source
+        self.problems: list[Problem] = []
+        self.locations: dict[tuple[str, str], Location] = {}
+
+    def problem(self, path: Path_, message: str) -> None:
+        self.problems.append(Problem(self.source.locate(path), field_name(path), message))
+
+    def index(self, kind: str, items: list[Any], path: Path_, ids: list[str] | None = None) -> dict:
+        """Entities by id; a duplicate id is a problem at the second definition."""
+        found: dict[str, Any] = {}
+        for i, item in enumerate(items):
+            entity_id = ids[i] if ids is not None else item.id
+            where = (*path, i, "id")
+            if entity_id in found:
+                first = self.locations[(kind, entity_id)]
+                self.problem(
+                    where, f"duplicate {kind} id '{entity_id}' (first defined at line {first.line})"
+                )
+                continue
+            found[entity_id] = item
+            self.locations[(kind, entity_id)] = self.source.locate(where)
+        return found
+
+    def reference(self, target: dict, ref: str | None, kind: str, path: Path_) -> str | None:
+        if ref is None:
+            return None
+        if ref not in target:
+            known = ", ".join(sorted(target)[:8]) or "none are defined"
+            self.problem(path, f"unknown {kind} '{ref}' (known: {known})")
+            return None
+        return ref
+
+    # --- catalog merging -------------------------------------------------------------
+
+    def merged(
+        self, kind: catalog.Kind, spec: BaseModel, figures_model: type[BaseModel], path: Path_
+    ) -> tuple[Any, dict[str, Provenance]]:
+        """Catalog figures overlaid by the figures the site file sets explicitly."""
+        values: dict[str, Any] = {}
+        provenance: dict[str, Provenance] = {}
+        catalog_id = getattr(spec, "catalog", None)
+        if catalog_id is not None:
+            entry = catalog.entry(kind, catalog_id)
+            if entry is None:
+                known = ", ".join(
+                    sorted(e.id for e in catalog.entries().values() if e.kind == kind)
+                )
+                self.problem(
+                    (*path, "catalog"), f"unknown catalog {kind} '{catalog_id}' (known: {known})"
+                )
+            else:
+                base = entry.validated()
+                for name, figure in entry.figures.items():
+                    values[name] = getattr(base, name)
+                    provenance[name] = Provenance(
+                        "catalog", entry.id, figure.source, figure.confidence, figure.assumption
+                    )
+        for name in spec.model_fields_set & set(figures_model.model_fields):
+            values[name] = getattr(spec, name)
+            provenance[name] = Provenance("site", location=self.source.locate((*path, name)))
+        if kind == "pdu_type":
+            values["id"] = spec.id  # type: ignore[attr-defined]
+        return figures_model.model_construct(**values), provenance
+
+    def rack_type(self, spec: RackType, path: Path_) -> ResolvedRackType:
+        figures, provenance = self.merged("rack_type", spec, RackFigures, path)
+        return ResolvedRackType(spec.id, figures, provenance, self.source.locate((*path, "id")))
+
+    # --- the whole site ----------------------------------------------------------------
+
+    def resolve(self, sha256: str) -> Site:
+        doc = self.doc
+        rooms = self.index("room", doc.rooms, ("rooms",))
+        if not rooms:
+            rooms = {IMPLICIT_ROOM: Room(id=IMPLICIT_ROOM, name=doc.site.name)}
+        default_room = next(iter(rooms)) if len(rooms) == 1 else None
+
+        def room_of(ref: str | None, path: Path_) -> str | None:
+            if ref is None:
+                return default_room
+            return self.reference(rooms, ref, "room", path)
+
+        zones = self.index("floor_zone", doc.floor_zones, ("floor_zones",))
+        zone_rooms = {
+            z.id: room_of(z.room, ("floor_zones", i, "room")) for i, z in enumerate(doc.floor_zones)
+        }
+
+        specs = self.index("rack_type", doc.rack_types, ("rack_types",))
+        rack_types = {
+            t.id: self.rack_type(t, ("rack_types", i))
+            for i, t in enumerate(doc.rack_types)
+            if specs.get(t.id) is t
+        }
+
+        power = doc.power
+        sources = self.index("power_source", power.sources, ("power", "sources"))
+        distribution = self.index("distribution", power.distribution, ("power", "distribution"))
+        upstream = {**sources, **distribution}
+        for i, d in enumerate(power.distribution):
+            self.reference(
+                upstream, d.fed_by, "upstream element", ("power", "distribution", i, "fed_by")
+            )
+        self.check_power_cycles(power.distribution)
+        pdu_specs = self.index("pdu_type", power.pdu_types, ("power", "pdu_types"))
+        pdu_types: dict[str, PduType] = {}
+        for i, spec in enumerate(power.pdu_types):
+            if pdu_specs.get(spec.id) is spec:
+                pdu_types[spec.id], _ = self.merged(
+                    "pdu_type", spec, PduType, ("power", "pdu_types", i)
+                )
+
+        cooling = doc.cooling
+        water = self.index("facility_water", cooling.facility_water, ("cooling", "facility_water"))
+        cdu_specs = self.index("cdu", cooling.cdus, ("cooling", "cdus"))
+        cdus: dict[str, ResolvedCdu] = {}
+        for i, spec in enumerate(cooling.cdus):
+            if cdu_specs.get(spec.id) is not spec:
+                continue
+            path = ("cooling", "cdus", i)
+            figures, provenance = self.merged("cdu", spec, CduFigures, path)
+            self.reference(
+                water, spec.facility_water, "facility water loop", (*path, "facility_water")
+            )
+            cdus[spec.id] = ResolvedCdu(
+                spec.id, spec, figures, provenance, self.source.locate((*path, "id"))
+            )
+        loops = self.index("tcs_loop", cooling.tcs_loops, ("cooling", "tcs_loops"))
+        loop_rooms: dict[str, str | None] = {}
+        for i, loop in enumerate(cooling.tcs_loops):
+            path = ("cooling", "tcs_loops", i)
+            loop_rooms[loop.id] = room_of(loop.room, (*path, "room"))
+            for j, cdu_id in enumerate(loop.cdus):
+                if self.reference(cdus, cdu_id, "CDU", (*path, "cdus", j)) is None:
+                    continue
+                owner = cdus[cdu_id].loop
+                if owner is not None and owner != loop.id:
+                    self.problem(
+                        (*path, "cdus", j), f"CDU '{cdu_id}' already serves loop '{owner}'"
+                    )
+                cdus[cdu_id].loop = loop.id
+        air_units = self.air_units(cooling.air_units, room_of)
+
+        racks = self.racks(rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream)
+        pdus: dict[str, Pdu] = {}
+        for rack in racks:
+            for side_pdus in rack.pdus.values():
+                for pdu in side_pdus:
+                    if pdu.id in pdus:
+                        first = pdus[pdu.id].location
+                        self.problems.append(
+                            Problem(
+                                pdu.location,
+                                "pdus",
+                                f"duplicate PDU id '{pdu.id}' (first defined at line {first.line})",
+                            )
+                        )
+                    else:
+                        pdus[pdu.id] = pdu
+                        self.locations[("pdu", pdu.id)] = pdu.location
+
+        if self.problems:
+            self.problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
+            raise InputError(self.problems)
+        return Site(
+            file=self.source.file,
+            sha256=sha256,
+            info=doc.site,
+            conventions=doc.conventions,
+            rooms=rooms,
+            zones=zones,
+            rack_types=rack_types,
+            racks=racks,
+            pdus=pdus,
+            sources=sources,
+            distribution=distribution,
+            facility_water=water,
+            cdus=cdus,
+            loops=loops,
+            air_units=air_units,
+            locations=self.locations,
+        )
+
+    def check_power_cycles(self, items: list[Any]) -> None:
+        parent = {d.id: d.fed_by for d in items}
+        for i, d in enumerate(items):
+            seen = [d.id]
+            node = d.fed_by
+            while node is not None and node in parent:
+                if node == d.id:
+                    chain = " → ".join([*seen, node])
+                    self.problem(
+                        ("power", "distribution", i, "fed_by"),
+                        f"the power chain loops back on itself: {chain}",
+                    )
+                    break
+                if node in seen:
+                    break  # a loop further up; reported at its own members
+                seen.append(node)
+                node = parent[node]
+
+    def air_units(self, units: list[AirUnit], room_of: Any) -> dict[str, AirUnit]:
+        expanded: list[AirUnit] = []
+        paths: list[Path_] = []
+        for i, unit in enumerate(units):
+            path = ("cooling", "air_units", i)
+            room = room_of(unit.room, (*path, "room"))
+            if unit.count is None:
+                expanded.append(unit.model_copy(update={"room": room}))
+                paths.append(path)
+            else:
+                for n in range(1, unit.count + 1):
+                    expanded.append(
+                        unit.model_copy(
+                            update={"id": f"{unit.id}-{n}", "room": room, "count": None}
+                        )
+                    )
+                    paths.append(path)
+        found: dict[str, AirUnit] = {}
+        for unit, path in zip(expanded, paths, strict=True):
+            if unit.id in found:
+                self.problem((*path, "id"), f"duplicate air unit id '{unit.id}'")
+                continue
+            found[unit.id] = unit
+            self.locations[("air_unit", unit.id)] = self.source.locate((*path, "id"))
+        return found
+
+    def racks(
+        self, rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream
+    ) -> list[Rack]:
+        doc = self.doc
+        # (id, placement, row, position, path of the declaration)
+        declared: list[tuple[str, RackPlacement, str | None, int | None, Path_]] = []
+        self.index("row", doc.rows, ("rows",))
+        for i, row in enumerate(doc.rows):
+            n = row.racks
+            for k in range(n.count):
+                rack_id = f"{n.prefix}{n.first + k:0{n.digits}d}"
+                declared.append((rack_id, row, row.id, k + 1, ("rows", i)))
+        for i, spec in enumerate(doc.racks):
+            declared.append((spec.id, spec, spec.row, spec.position, ("racks", i)))
+
+        type_cache: dict[tuple[str, int], ResolvedRackType] = {}
+        checked: set[int] = set()  # placements (rows) whose references were checked once
+        racks: list[Rack] = []
+        seen: dict[str, Location] = {}
+        for rack_id, placement, row, position, path in declared:
+            location = self.source.locate(
+                (*path, "id") if isinstance(placement, RackSpec) else (*path, "racks")
+            )
+            if rack_id in seen:
+                self.problems.append(
+                    Problem(
+                        location,
+                        field_name(path),
+                        f"duplicate rack id '{rack_id}' (first defined at line {seen[rack_id].line})",
+                    )
+                )
+                continue
+            seen[rack_id] = location
+            self.locations[("rack", rack_id)] = location
+            first_time = id(placement) not in checked
+            checked.add(id(placement))
+            rack_type = self.rack_type_for(
+                placement, path, rack_types, type_cache, report=first_time
+            )
+            zone = (
+                self.reference(zones, placement.zone, "floor zone", (*path, "zone"))
+                if first_time
+                else (placement.zone if placement.zone in zones else None)
+            )
+            loop = (
+                self.reference(loops, placement.loop, "TCS loop", (*path, "loop"))
+                if first_time
+                else (placement.loop if placement.loop in loops else None)
+            )
+            room = zone_rooms.get(zone) if zone else None
+            if (
+                first_time
+                and zone
+                and loop
+                and loop_rooms.get(loop)
+                and room
+                and loop_rooms[loop] != room
+            ):
+                self.problem(
+                    (*path, "loop"),
+                    f"rack '{rack_id}' is in room '{room}' (zone '{zone}') but loop '{loop}' serves room '{loop_rooms[loop]}'",
+                )
+            pdus = self.rack_pdus(
+                rack_id, placement, path, pdu_types, upstream, location, report=first_time
+            )
+            if rack_type is None:
+                continue
+            racks.append(Rack(rack_id, rack_type, zone, room, row, position, loop, pdus, location))
+        return racks
+
+    def rack_type_for(
+        self, placement, path, rack_types, cache, report: bool
+    ) -> ResolvedRackType | None:
+        key = (placement.type, id(placement.overrides) if placement.overrides else 0)
+        if key in cache:
+            return cache[key]
+        base = rack_types.get(placement.type)
+        if base is None:
+            entry = catalog.entry("rack_type", placement.type)
+            if entry is None:
+                if report:
+                    known = sorted(
+                        [
+                            *rack_types,
+                            *(e.id for e in catalog.entries().values() if e.kind == "rack_type"),
+                        ]
+                    )
+                    self.problem(
+                        (*path, "type"),
+                        f"unknown rack type '{placement.type}' (known: {', '.join(known)})",
+                    )
+                return None
+            base = self.rack_type(RackType(id=entry.id, catalog=entry.id), (*path, "type"))
+        resolved = base
+        if placement.overrides is not None:
+            override = placement.overrides
+            values = {name: getattr(base.figures, name) for name in RackFigures.model_fields}
+            provenance = dict(base.provenance)
+            for name in override.model_fields_set:
+                values[name] = getattr(override, name)
+                provenance[name] = Provenance(
+                    "site", location=self.source.locate((*path, "overrides", name))
+                )
+            resolved = ResolvedRackType(
+                base.id, RackFigures.model_construct(**values), provenance, base.location
+            )
+        cache[key] = resolved
+        return resolved
+
+    def rack_pdus(
+        self, rack_id, placement, path, pdu_types, upstream, location, report
+    ) -> dict[str, list[Pdu]]:
+        sides: dict[str, list[Pdu]] = {}
+        for side, group in placement.pdus.items():
+            group_path = (*path, "pdus", side)
+            figures = self.pdu_type(group, group_path, pdu_types, report)
+            if report:
+                self.reference(upstream, group.fed_by, "upstream element", (*group_path, "fed_by"))
+                if group.names is not None and len(group.names) != group.count:
+                    self.problem(
+                        (*group_path, "names"), f"{len(group.names)} names for {group.count} PDUs"
+                    )
+            if figures is None:
+                continue
+            derating = (
+                figures.derating
+                if figures.derating is not None
+                else self.doc.conventions.continuous_load_derating
+            )
+            names = (
+                group.names
+                if group.names is not None and len(group.names) == group.count
+                else [f"{rack_id}-{side}{n}" for n in range(1, group.count + 1)]
+            )
+            sides[side] = [
+                Pdu(name, rack_id, side, group.type, figures, derating, group.fed_by, location)
+                for name in names
+            ]
+        return sides
+
+    def pdu_type(
+        self, group: PduGroup, path: Path_, pdu_types: dict[str, PduType], report: bool
+    ) -> PduType | None:
+        if group.type in pdu_types:
+            return pdu_types[group.type]
+        entry = catalog.entry("pdu_type", group.type)
+        if entry is None:
+            if report:
+                known = sorted(
+                    [
+                        *pdu_types,
+                        *(e.id for e in catalog.entries().values() if e.kind == "pdu_type"),
+                    ]
+                )
+                self.problem(
+                    (*path, "type"), f"unknown PDU type '{group.type}' (known: {', '.join(known)})"
+                )
+            return None
+        figures = entry.validated()
+        pdu_types[group.type] = figures  # type: ignore[assignment]
+        return figures  # type: ignore[return-value]
+
+
+def resolve(document: SiteDocument, source: SourceMap, sha256: str) -> Site:
+    """Follow every reference of a validated document into a :class:`Site`."""
+    return _Resolver(document, source).resolve(sha256)

@@ -1,0 +1,71 @@
+"""The power chain: sources, distribution, rack PDU types.
+
+Conventions, stated once and printed in reports:
+- voltages of three-phase equipment are line-to-line; S = √3·V_LL·I;
+- a breaker's continuous capacity is its rating × ``derating`` (NEC 210.20(A): 80 % unless
+  the assembly is listed for 100 % operation);
+- capacities are apparent power (VA); rack loads are real power (W) turned into VA through
+  the rack's power factor.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from facility.model.base import Entity, Strict
+from facility.model.fields import ApparentPower, Current, Id, PositiveFraction, Voltage
+
+
+class Modules(Strict):
+    """Modular capacity (UPS modules): N+1 means installed ≥ required + 1."""
+
+    installed: int = Field(ge=1)
+    required: int = Field(ge=1)
+    capacity: ApparentPower = Field(description="Capacity of one module")
+
+    @model_validator(mode="after")
+    def _enough(self) -> Modules:
+        if self.required > self.installed:
+            raise ValueError("required modules exceed installed modules")
+        return self
+
+
+class PowerSource(Entity):
+    kind: Literal["utility", "ups", "generator"]
+    capacity: ApparentPower | None = None
+    power_factor: PositiveFraction | None = Field(
+        None, description="Output power factor: kW rating = kVA rating × power factor"
+    )
+    modules: Modules | None = None
+    side: Id | None = Field(None, description="Power side (A, B) this source belongs to")
+
+
+class Distribution(Entity):
+    kind: Literal["switchboard", "busway", "panel", "rpp", "floor_pdu"]
+    fed_by: Id | None = None
+    voltage: Voltage
+    phases: Literal[1, 3]
+    rating: Current
+    derating: PositiveFraction | None = Field(
+        None, description="Continuous-load factor; the site convention when absent"
+    )
+    side: Id | None = None
+
+
+class PduType(Entity):
+    """A rack PDU or whip: its inlet circuit."""
+
+    catalog: Id | None = None
+    name: str | None = None
+    voltage: Voltage | None = Field(None, description="Line-to-line for three-phase")
+    phases: Literal[1, 3] | None = None
+    breaker_rating: Current | None = None
+    derating: PositiveFraction | None = None
+
+
+class Power(Strict):
+    sources: list[PowerSource] = []
+    distribution: list[Distribution] = []
+    pdu_types: list[PduType] = []

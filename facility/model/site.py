@@ -1,0 +1,132 @@
+"""The resolved site: what physics and rules work on.
+
+Resolution turns the document as written into entities with every reference followed:
+rows are expanded into racks, catalog figures are merged under the site's own figures and
+per-rack overrides, PDUs get their ids, and each entity remembers where it was written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from facility.model.cooling import AirUnit, Cdu, CduFigures, Coolant, FacilityWater, TcsLoop
+from facility.model.document import Conventions, SiteInfo
+from facility.model.equipment import RackFigures
+from facility.model.floor import FloorZone, Room
+from facility.model.power import Distribution, PduType, PowerSource
+from facility.model.source import Location
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where one figure came from: the site file, or a catalog entry with its source."""
+
+    origin: str  # "site" or "catalog"
+    catalog_id: str | None = None
+    source: str | None = None
+    confidence: str | None = None
+    assumption: bool = False
+    location: Location | None = None
+
+
+@dataclass(slots=True)
+class ResolvedRackType:
+    id: str
+    figures: RackFigures
+    provenance: dict[str, Provenance]
+    location: Location
+
+    @property
+    def is_liquid(self) -> bool:
+        f = self.figures
+        if f.cooling is not None:
+            return f.cooling == "liquid"
+        return bool(f.liquid_heat_fraction)
+
+
+@dataclass(slots=True)
+class ResolvedCdu:
+    id: str
+    spec: Cdu
+    figures: CduFigures
+    provenance: dict[str, Provenance]
+    location: Location
+    loop: str | None = None
+
+    @property
+    def approach(self) -> float | None:
+        return self.spec.approach if self.spec.approach is not None else self.figures.rated_approach
+
+
+@dataclass(slots=True)
+class Pdu:
+    id: str
+    rack: str
+    side: str
+    type_id: str
+    figures: PduType
+    derating: float
+    fed_by: str | None
+    location: Location
+
+
+@dataclass(slots=True)
+class Rack:
+    id: str
+    type: ResolvedRackType
+    zone: str | None
+    room: str | None
+    row: str | None
+    position: int | None
+    loop: str | None
+    pdus: dict[str, list[Pdu]]
+    location: Location
+
+
+@dataclass(slots=True)
+class Site:
+    """A loaded, checked site. Every mapping is keyed by entity id."""
+
+    file: str
+    sha256: str
+    info: SiteInfo
+    conventions: Conventions
+    rooms: dict[str, Room]
+    zones: dict[str, FloorZone]
+    rack_types: dict[str, ResolvedRackType]
+    racks: list[Rack]
+    pdus: dict[str, Pdu]
+    sources: dict[str, PowerSource]
+    distribution: dict[str, Distribution]
+    facility_water: dict[str, FacilityWater]
+    cdus: dict[str, ResolvedCdu]
+    loops: dict[str, TcsLoop]
+    air_units: dict[str, AirUnit]
+    locations: dict[tuple[str, str], Location] = field(default_factory=dict)
+
+    def where(self, kind: str, entity_id: str) -> Location | None:
+        """Where the entity of ``kind`` with ``entity_id`` was written."""
+        return self.locations.get((kind, entity_id))
+
+    def racks_on_loop(self, loop_id: str) -> list[Rack]:
+        return [rack for rack in self.racks if rack.loop == loop_id]
+
+    def coolant_of(self, loop_id: str) -> Coolant:
+        return self.loops[loop_id].coolant
+
+    def summary(self) -> dict[str, Any]:
+        """Counts of what was loaded, for the terminal and for tests."""
+        return {
+            "rooms": len(self.rooms),
+            "floor_zones": len(self.zones),
+            "rack_types": len(self.rack_types),
+            "racks": len(self.racks),
+            "pdus": len(self.pdus),
+            "power_sources": len(self.sources),
+            "distribution": len(self.distribution),
+            "facility_water": len(self.facility_water),
+            "cdus": len(self.cdus),
+            "tcs_loops": len(self.loops),
+            "air_units": len(self.air_units),
+        }

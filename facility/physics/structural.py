@@ -1,0 +1,245 @@
+"""Floor loading by racks: filled mass, weight, footprint pressure, caster and zone loads.
+
+Pure functions on plain floats in canonical SI units: mass [kg], length [m], area [m²],
+volume [m³], density [kg/m³], force [N], pressure [Pa].
+
+These are screening loads for comparison with the floor's published ratings; structural
+sign-off needs the engineer of record (domain.md §6.3).
+
+References
+----------
+.. [1] domain.md §6.1 (CISCA load definitions), §6.2 (IBM method) and §6.3 (worked loads) in
+   /work/shared/reference.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "STANDARD_GRAVITY",
+    "caster_load",
+    "filled_mass",
+    "footprint_pressure",
+    "weight",
+    "zone_aggregate_pressure",
+]
+
+# Standard acceleration of gravity g_n [m/s²], exact by definition:
+# declared by the 3rd CGPM (1901); also given in ISO 80000-3:2019 (space and time).
+STANDARD_GRAVITY = 9.80665
+
+
+def _require_positive(value: float, name: str, unit: str) -> None:
+    if not (math.isfinite(value) and value > 0.0):
+        raise ValueError(f"{name} must be a finite value > 0 {unit}, got {value!r}")
+
+
+def _require_non_negative(value: float, name: str, unit: str) -> None:
+    if not (math.isfinite(value) and value >= 0.0):
+        raise ValueError(f"{name} must be a finite value >= 0 {unit}, got {value!r}")
+
+
+def _require_count(value: int, name: str, minimum: int) -> None:
+    whole = (
+        isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
+    )
+    if not whole or value < minimum:
+        raise ValueError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+
+
+def filled_mass(empty_mass: float, coolant_volume: float, coolant_density: float) -> float:
+    r"""Mass of a rack (or CDU, manifold) filled with coolant.
+
+    Parameters
+    ----------
+    empty_mass : float
+        Dry mass of the equipment, :math:`m_{empty}` [kg]. Must be > 0.
+    coolant_volume : float
+        Coolant volume held by the equipment, :math:`V_c` [m³]. Must be >= 0.
+    coolant_density : float
+        Coolant density at fill temperature, :math:`\rho_c` [kg/m³] (water ~998, PG25 ~1,019
+        at 20 °C, domain.md §3.2). Must be > 0.
+
+    Returns
+    -------
+    float
+        Filled mass :math:`m` [kg].
+
+    Notes
+    -----
+    .. math:: m = m_{empty} + V_c \cdot \rho_c
+
+    Use the vendor's filled mass when it is published; this is for equipment whose data
+    sheet gives the dry mass and the coolant volume separately.
+
+    References
+    ----------
+    .. [1] domain.md §6.3 (filled CDUs and manifold water must be added to floor loads).
+
+    Examples
+    --------
+    A 1,300 kg rack holding 40 L of PG25 at 1,019.3 kg/m³:
+
+    >>> round(filled_mass(1300.0, 0.040, 1019.3), 3)
+    1340.772
+    """
+    _require_positive(empty_mass, "empty_mass", "kg")
+    _require_non_negative(coolant_volume, "coolant_volume", "m³")
+    _require_positive(coolant_density, "coolant_density", "kg/m³")
+    return empty_mass + coolant_volume * coolant_density
+
+
+def weight(mass: float) -> float:
+    r"""Weight (gravitational force) of a mass at standard gravity.
+
+    Parameters
+    ----------
+    mass : float
+        Mass, :math:`m` [kg]. Must be >= 0.
+
+    Returns
+    -------
+    float
+        Weight :math:`F` [N].
+
+    Notes
+    -----
+    .. math:: F = m \cdot g_n
+
+    with :math:`g_n` = :data:`STANDARD_GRAVITY` = 9.80665 m/s². Local gravity differs from
+    :math:`g_n` by less than 0.3 % anywhere on Earth's surface, negligible here.
+
+    References
+    ----------
+    .. [1] ISO 80000-3:2019, Quantities and units — Part 3: Space and time (g_n).
+
+    Examples
+    --------
+    >>> weight(1000.0)
+    9806.65
+    """
+    _require_non_negative(mass, "mass", "kg")
+    return mass * STANDARD_GRAVITY
+
+
+def footprint_pressure(mass: float, width: float, depth: float) -> float:
+    r"""Uniform pressure of a rack spread over its own footprint.
+
+    Parameters
+    ----------
+    mass : float
+        Filled mass of the rack, :math:`m` [kg]. Must be > 0.
+    width : float
+        Footprint width, :math:`W` [m]. Must be > 0.
+    depth : float
+        Footprint depth, :math:`D` [m]. Must be > 0.
+
+    Returns
+    -------
+    float
+        Uniform pressure :math:`p` [Pa], to compare with a uniform-load rating.
+
+    Notes
+    -----
+    .. math:: p = \frac{m \cdot g_n}{W \cdot D}
+
+    with :math:`g_n` = :data:`STANDARD_GRAVITY`. Assumes the weight is spread evenly over the
+    rectangle of the footprint, without service clearances; the IBM method that adds half the
+    clearance area and a floor/personnel allowance gives a lower, less conservative figure
+    (domain.md §6.2). The uniform-load rating of a raised floor is per 1 m² (CISCA, §6.1).
+
+    References
+    ----------
+    .. [1] domain.md §6.3, "Worked loads" table (footprint columns).
+
+    Examples
+    --------
+    Hall B3 row B: 1,100 kg on 0.6 m x 1.2 m, about 15.0 kPa:
+
+    >>> round(footprint_pressure(1100.0, 0.6, 1.2))
+    14982
+    """
+    _require_positive(mass, "mass", "kg")
+    _require_positive(width, "width", "m")
+    _require_positive(depth, "depth", "m")
+    return mass * STANDARD_GRAVITY / (width * depth)
+
+
+def caster_load(mass: float, casters: int) -> float:
+    r"""Static load on each caster (or levelling foot) of a rack.
+
+    Parameters
+    ----------
+    mass : float
+        Filled mass of the rack, :math:`m` [kg]. Must be > 0.
+    casters : int
+        Number of casters or feet carrying the rack, :math:`n` [-]. Whole number >= 1.
+
+    Returns
+    -------
+    float
+        Load per caster :math:`F_c` [N], to compare with a panel's concentrated-load rating.
+
+    Notes
+    -----
+    .. math:: F_c = \frac{m \cdot g_n}{n}
+
+    with :math:`g_n` = :data:`STANDARD_GRAVITY`. Assumes the rack stands still on a level
+    floor with its centre of mass over the centroid of the casters, so they share equally.
+    While a rack is rolled or tilted one caster can carry up to half of the rack's weight;
+    IBM designs tiles for 1/3 of a rack (static) and 1/2 per caster during relocation
+    (domain.md §6.2), and two racks can each put a caster on one tile.
+
+    References
+    ----------
+    .. [1] domain.md §6.1 (concentrated load), §6.2 (IBM tile rule), §6.3 ("Per foot" column).
+
+    Examples
+    --------
+    Hall B3 row B: 1,100 kg on 4 casters, about 2.70 kN each:
+
+    >>> round(caster_load(1100.0, 4))
+    2697
+    """
+    _require_positive(mass, "mass", "kg")
+    _require_count(casters, "casters", minimum=1)
+    return mass * STANDARD_GRAVITY / casters
+
+
+def zone_aggregate_pressure(total_mass: float, area: float) -> float:
+    r"""Average pressure of all equipment in a floor zone over the zone's area.
+
+    Parameters
+    ----------
+    total_mass : float
+        Sum of the filled masses in the zone, :math:`m_{tot}` [kg]. Must be >= 0.
+    area : float
+        Floor area of the zone, :math:`A` [m²]. Must be > 0.
+
+    Returns
+    -------
+    float
+        Average pressure :math:`p_{zone}` [Pa], to compare with the slab's design live load.
+
+    Notes
+    -----
+    .. math:: p_{zone} = \frac{m_{tot} \cdot g_n}{A}
+
+    with :math:`g_n` = :data:`STANDARD_GRAVITY`. An average: it hides concentrations, so it
+    complements but never replaces the per-rack footprint and caster checks.
+
+    References
+    ----------
+    .. [1] domain.md §6.3 (design live loads for halls).
+
+    Examples
+    --------
+    Hall B3 zone Z-A: 8 racks of 1,500 kg on 60 m², about 1.96 kPa:
+
+    >>> round(zone_aggregate_pressure(12_000.0, 60.0), 2)
+    1961.33
+    """
+    _require_non_negative(total_mass, "total_mass", "kg")
+    _require_positive(area, "area", "m²")
+    return total_mass * STANDARD_GRAVITY / area

@@ -1,0 +1,376 @@
+"""Units: the one pint registry, and fast parsing of quantity strings at the boundary.
+
+Every physical number enters the program as a string with a unit (``"132 kW"``,
+``"317 gpm"``, ``"90 degF"``). It is parsed once, at load time, into a float in the
+*canonical unit* of its kind (table ``KINDS``); physics and rules compute on those floats,
+and the report attaches units again for display.
+
+pint is the source of truth for what a unit means, but importing pint costs about half a
+second (it pulls in numpy), which would dominate ``facility check`` on a small site. So the
+conversion of each unit string is cached, and the conversions of the unit strings people
+commonly write are shipped pre-computed by pint in ``unit_table.json`` (rebuilt with
+``python -m facility.units``; a test checks the table against pint). pint is imported only
+for a unit string that is not in the table.
+
+Absolute temperatures and temperature differences are distinct kinds: ``32 degC`` is a
+``temperature``; ``10 K``, ``10 delta_degC`` and ``18 delta_degF`` are
+``temperature_difference``. An offset unit (degC, degF) is refused where a difference is
+expected, and a ``delta_`` unit where an absolute temperature is expected.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pint
+
+_DEFINITIONS = Path(__file__).with_name("units.txt")
+_TABLE = Path(__file__).with_name("unit_table.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of physical quantity: its dimensionality, canonical unit and an example."""
+
+    name: str
+    dimensionality: str  # pint's dimensionality, as str(), e.g. "[length] ** 3 / [time]"
+    canonical: str  # the unit floats of this kind are stored in
+    symbol: str  # how the canonical unit is written in reports
+    example: str
+
+
+_POWER = "[mass] * [length] ** 2 / [time] ** 3"
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        Kind("power", _POWER, "W", "W", "132 kW"),
+        Kind("apparent_power", _POWER, "VA", "VA", "45 kVA"),
+        Kind("voltage", "[mass] * [length] ** 2 / [time] ** 3 / [current]", "V", "V", "415 V"),
+        Kind("current", "[current]", "A", "A", "63 A"),
+        Kind("mass", "[mass]", "kg", "kg", "1500 kg"),
+        Kind("length", "[length]", "m", "m", "600 mm"),
+        Kind("area", "[length] ** 2", "m**2", "m²", "60 m**2"),
+        Kind("volume", "[length] ** 3", "m**3", "m³", "40 L"),
+        Kind("pressure", "[mass] / [length] / [time] ** 2", "Pa", "Pa", "2.5 bar"),
+        Kind("force", "[mass] * [length] / [time] ** 2", "N", "N", "4.45 kN"),
+        Kind("volumetric_flow", "[length] ** 3 / [time]", "m**3/s", "m³/s", "1200 L/min"),
+        Kind("temperature", "[temperature]", "degC", "°C", "32 degC"),
+        Kind("temperature_difference", "[temperature]", "K", "K", "10 K"),
+        Kind("fraction", "", "", "", "90 %"),
+        Kind("time", "[time]", "s", "s", "90 s"),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitConversion:
+    """How one unit string converts to the canonical unit of its dimensionality.
+
+    ``canonical = value * factor``, plus ``offset`` for an absolute temperature (degC is
+    canonical, so ``offset`` is -273.15 for K and -17.78 for degF). A temperature difference
+    uses ``factor`` alone (1 K = 1 delta_degC; 1 delta_degF = 5/9 K).
+    """
+
+    dimensionality: str
+    factor: float
+    offset: float
+    is_offset_unit: bool  # degC, degF: absolute temperatures only
+    is_delta_unit: bool  # delta_degC, delta_degF: differences only
+    is_apparent_power: bool = False  # VA, kVA: apparent power only (W and VA share a dimension)
+
+
+class QuantityError(ValueError):
+    """A quantity string that cannot be read as the kind of quantity expected."""
+
+
+# "1200 L/min", "-3.5e2 W", "32 degC", "25%"; no thousands commas (1,5 vs 1,500 is ambiguous).
+_QUANTITY = re.compile(
+    r"^\s*(?P<number>[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>.*?)\s*$"
+)
+_UNICODE = (
+    ("°C", "degC"),
+    ("°F", "degF"),
+    ("℃", "degC"),
+    ("℉", "degF"),
+    ("²", "**2"),
+    ("³", "**3"),
+    ("·", "*"),
+    ("µ", "u"),
+    ("μ", "u"),
+)
+
+
+@cache
+def registry() -> pint.UnitRegistry:
+    """The one pint registry of the program (imported lazily; see the module docstring)."""
+    import pint
+
+    ureg = pint.UnitRegistry(autoconvert_offset_to_baseunit=False)
+    ureg.load_definitions(str(_DEFINITIONS))
+    return ureg
+
+
+def _normalise_unit(unit: str) -> str:
+    for old, new in _UNICODE:
+        unit = unit.replace(old, new)
+    return unit.strip()
+
+
+def _canonical_for(dimensionality: str) -> str | None:
+    for kind in KINDS.values():
+        if kind.dimensionality == dimensionality and kind.name != "apparent_power":
+            return kind.canonical
+    return None
+
+
+def conversion_by_pint(unit: str) -> UnitConversion:
+    """Ask pint how ``unit`` converts to the canonical unit of its dimensionality."""
+    import pint
+
+    ureg = registry()
+    try:
+        parsed = ureg.parse_units(unit) if unit else ureg.dimensionless
+    except (pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError) as exc:
+        raise QuantityError(f"unknown unit '{unit}'") from exc
+    dimensionality = str(ureg.Quantity(1.0, parsed).dimensionality)
+    if dimensionality == "dimensionless":
+        dimensionality = ""
+    is_delta = any(name.startswith("delta_") for name in parsed._units)
+    is_offset = not ureg.Quantity(1.0, parsed)._is_multiplicative
+    if dimensionality == "[temperature]" and not is_delta:
+        # An absolute temperature (degC, degF, K, degR): scale and offset to degC.
+        zero = float(ureg.Quantity(0.0, parsed).to("degC").magnitude)
+        hundred = float(ureg.Quantity(100.0, parsed).to("degC").magnitude)
+        factor = float(f"{(hundred - zero) / 100.0:.15g}")  # pint's offset arithmetic is noisy
+        return UnitConversion(dimensionality, factor, float(f"{zero:.15g}"), is_offset, False)
+    if dimensionality == "[temperature]":
+        factor = float(ureg.Quantity(1.0, parsed).to("K").magnitude)
+        return UnitConversion(dimensionality, factor, 0.0, False, True)
+    canonical = _canonical_for(dimensionality)
+    if canonical is None:  # a dimension no field uses: parse_quantity will refuse it
+        return UnitConversion(dimensionality, 1.0, 0.0, False, False)
+    factor = float(ureg.Quantity(1.0, parsed).to(canonical).magnitude)
+    is_apparent = any("volt_ampere" in name for name in parsed._units)
+    return UnitConversion(dimensionality, factor, 0.0, False, False, is_apparent)
+
+
+@cache
+def _shipped_table() -> dict[str, UnitConversion]:
+    try:
+        raw = json.loads(_TABLE.read_text(encoding="utf-8"))
+    except FileNotFoundError:  # pragma: no cover - only while rebuilding the table
+        return {}
+    return {unit: UnitConversion(*row) for unit, row in raw["units"].items()}
+
+
+_CACHE: dict[str, UnitConversion] = {}
+
+
+def conversion(unit: str) -> UnitConversion:
+    """The conversion of a unit string, cached; pint is consulted only for unlisted units."""
+    found = _CACHE.get(unit)
+    if found is None:
+        found = _shipped_table().get(unit)
+        if found is None:
+            found = conversion_by_pint(unit)
+        _CACHE[unit] = found
+    return found
+
+
+def _describe(conv: UnitConversion) -> str:
+    if conv.dimensionality == "[temperature]":
+        return "a temperature difference" if conv.is_delta_unit else "a temperature"
+    for kind in KINDS.values():
+        if kind.dimensionality == conv.dimensionality:
+            if kind.dimensionality == _POWER:
+                return "a power"
+            return "a " + kind.name.replace("_", " ") if kind.name else "a number"
+    if conv.dimensionality == "[mass] / [length] ** 2":
+        return "a mass per area (for a floor rating write kgf/m**2, i.e. kilogram-force)"
+    return f"a quantity of dimension {conv.dimensionality}"
+
+
+def article(kind: Kind) -> str:
+    """'a power', 'an apparent power', 'a temperature difference' — for messages."""
+    words = kind.name.replace("_", " ")
+    return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+def parse_quantity(text: Any, kind_name: str) -> float:
+    """Parse ``text`` (e.g. ``"450000 BTU/h"``) as ``kind_name``; return the canonical magnitude.
+
+    Raises QuantityError with a message that says what was expected and what was found.
+    Bare numbers are refused for every kind except ``fraction`` (0..1), because a physical
+    number without a unit is exactly the mistake this tool exists to catch.
+    """
+    kind = KINDS[kind_name]
+    if isinstance(text, bool):
+        raise QuantityError(f"expected {article(kind)} like '{kind.example}', got {text!r}")
+    if isinstance(text, int | float):
+        if kind_name == "fraction":
+            value = float(text)
+            if not math.isfinite(value):
+                raise QuantityError(f"expected a finite number, got {text!r}")
+            return value
+        raise QuantityError(
+            f"missing unit: expected {article(kind)} like '{kind.example}', got the bare number "
+            f"{text!r}"
+        )
+    if not isinstance(text, str):
+        raise QuantityError(f"expected {article(kind)} like '{kind.example}', got {text!r}")
+    if "," in text:
+        raise QuantityError(
+            f"cannot read '{text}': write numbers without thousands or decimal commas "
+            f"(e.g. '{kind.example}')"
+        )
+    match = _QUANTITY.match(text)
+    if match is None:
+        raise QuantityError(f"cannot read '{text}' as {article(kind)} like '{kind.example}'")
+    number = float(match["number"].replace("_", ""))
+    if not math.isfinite(number):
+        raise QuantityError(f"'{text}' is not a finite number")
+    unit = _normalise_unit(match["unit"])
+    if not unit and kind_name != "fraction":
+        raise QuantityError(
+            f"missing unit: expected {article(kind)} like '{kind.example}', got '{text}'"
+        )
+    try:
+        conv = conversion(unit)
+    except QuantityError as exc:
+        raise QuantityError(f"{exc} in '{text}'") from None
+    if conv.dimensionality != kind.dimensionality:
+        raise QuantityError(
+            f"expected {article(kind)} like '{kind.example}', got '{text}', which is "
+            f"{_describe(conv)}"
+        )
+    if kind_name == "power" and conv.is_apparent_power:
+        raise QuantityError(
+            f"expected a real power like '{kind.example}', got the apparent power '{text}' "
+            "(convert VA to W through the power factor)"
+        )
+    if kind_name == "apparent_power" and not conv.is_apparent_power:
+        raise QuantityError(
+            f"expected an apparent power like '{kind.example}', got '{text}' "
+            "(write VA or kVA; W and VA differ by the power factor)"
+        )
+    if kind_name == "temperature" and conv.is_delta_unit:
+        raise QuantityError(
+            f"expected an absolute temperature like '{kind.example}', got the temperature "
+            f"difference '{text}'"
+        )
+    if kind_name == "temperature_difference" and conv.is_offset_unit:
+        raise QuantityError(
+            f"expected a temperature difference like '10 K' or '18 delta_degF', got the absolute "
+            f"temperature '{text}'"
+        )
+    if kind_name == "temperature":
+        return number * conv.factor + conv.offset
+    return number * conv.factor
+
+
+def to_unit(value: float, kind_name: str, unit: str) -> float:
+    """Convert a canonical magnitude of ``kind_name`` to ``unit`` (for display)."""
+    conv = conversion(_normalise_unit(unit))
+    if conv.dimensionality != KINDS[kind_name].dimensionality:
+        raise QuantityError(f"cannot show {article(KINDS[kind_name])} in '{unit}'")
+    if kind_name == "temperature":
+        return (value - conv.offset) / conv.factor
+    return value / conv.factor
+
+
+# Unit strings shipped pre-converted. Anything else still works, through pint.
+COMMON_UNITS = (
+    "",
+    "%",
+    "percent",
+    "W",
+    "kW",
+    "MW",
+    "BTU/h",
+    "Btu/h",
+    "BTU/hr",
+    "ton_of_refrigeration",
+    "VA",
+    "kVA",
+    "MVA",
+    "V",
+    "kV",
+    "A",
+    "kA",
+    "g",
+    "kg",
+    "t",
+    "lb",
+    "lbs",
+    "mm",
+    "cm",
+    "m",
+    "in",
+    "ft",
+    "m**2",
+    "m^2",
+    "ft**2",
+    "ft^2",
+    "sq_ft",
+    "L",
+    "l",
+    "m**3",
+    "m^3",
+    "gal",
+    "gallon",
+    "Pa",
+    "kPa",
+    "MPa",
+    "bar",
+    "mbar",
+    "psi",
+    "psf",
+    "psid",
+    "kgf/m**2",
+    "lbf/ft**2",
+    "N",
+    "kN",
+    "lbf",
+    "kgf",
+    "m**3/s",
+    "m^3/s",
+    "m**3/h",
+    "m^3/h",
+    "L/min",
+    "l/min",
+    "L/s",
+    "lpm",
+    "gpm",
+    "gal/min",
+    "cfm",
+    "degC",
+    "degF",
+    "K",
+    "delta_degC",
+    "delta_degF",
+    "s",
+    "min",
+    "h",
+)
+
+
+def _rebuild_table() -> None:
+    rows = []
+    for unit in COMMON_UNITS:
+        conv = conversion_by_pint(unit)
+        row = [conv.dimensionality, conv.factor, conv.offset]
+        row += [conv.is_offset_unit, conv.is_delta_unit, conv.is_apparent_power]
+        rows.append(f"  {json.dumps(unit)}: {json.dumps(row)}")
+    header = '{"generated_by": "python -m facility.units",\n "units": {\n'
+    _TABLE.write_text(header + ",\n".join(rows) + "\n}}\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    _rebuild_table()
