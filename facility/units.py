@@ -65,6 +65,15 @@ KINDS: dict[str, Kind] = {
         Kind("temperature_difference", "[temperature]", "K", "K", "10 K"),
         Kind("fraction", "", "", "", "90 %"),
         Kind("time", "[time]", "s", "s", "90 s"),
+        Kind("acceleration", "[length] / [time] ** 2", "m/s**2", "m/s²", "9.81 m/s**2"),
+        Kind("density", "[mass] / [length] ** 3", "kg/m**3", "kg/m³", "1000 kg/m**3"),
+        Kind(
+            "specific_heat",
+            "[length] ** 2 / [time] ** 2 / [temperature]",
+            "J/(kg*K)",
+            "J/(kg·K)",
+            "4180 J/(kg*K)",
+        ),
     )
 }
 
@@ -123,6 +132,31 @@ def _normalise_unit(unit: str) -> str:
     return unit.strip()
 
 
+# pint's str() of a dimensionality orders the base dimensions as the unit was written
+# ("lbf" gives "[length] * [mass] / ...", "kN" gives "[mass] * [length] / ..."), so the text
+# is built here in one fixed order, the order of the strings in KINDS.
+_BASE_ORDER = ("[mass]", "[length]", "[time]", "[current]", "[temperature]", "[substance]")
+
+
+def _dimension_text(dimensionality: Any) -> str:
+    """A pint dimensionality as text in a fixed order; "" when dimensionless."""
+
+    def order(name: str) -> tuple[int, str]:
+        return (_BASE_ORDER.index(name) if name in _BASE_ORDER else len(_BASE_ORDER), name)
+
+    def term(name: str, power: float) -> str:
+        power = abs(power)
+        shown = int(power) if float(power).is_integer() else power
+        return name if shown == 1 else f"{name} ** {shown}"
+
+    names = sorted(dimensionality, key=order)
+    up = [term(n, dimensionality[n]) for n in names if dimensionality[n] > 0]
+    down = [term(n, dimensionality[n]) for n in names if dimensionality[n] < 0]
+    if not up and not down:
+        return ""
+    return (" * ".join(up) or "1") + "".join(f" / {t}" for t in down)
+
+
 def _canonical_for(dimensionality: str) -> str | None:
     for kind in KINDS.values():
         if kind.dimensionality == dimensionality and kind.name != "apparent_power":
@@ -139,9 +173,7 @@ def conversion_by_pint(unit: str) -> UnitConversion:
         parsed = ureg.parse_units(unit) if unit else ureg.dimensionless
     except (pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError) as exc:
         raise QuantityError(f"unknown unit '{unit}'") from exc
-    dimensionality = str(ureg.Quantity(1.0, parsed).dimensionality)
-    if dimensionality == "dimensionless":
-        dimensionality = ""
+    dimensionality = _dimension_text(ureg.Quantity(1.0, parsed).dimensionality)
     is_delta = any(name.startswith("delta_") for name in parsed._units)
     is_offset = not ureg.Quantity(1.0, parsed)._is_multiplicative
     if dimensionality == "[temperature]" and not is_delta:
@@ -358,6 +390,10 @@ COMMON_UNITS = (
     "s",
     "min",
     "h",
+    "kg/m**3",
+    "m/s**2",
+    "J/(kg*K)",
+    "kJ/(kg*K)",
 )
 
 

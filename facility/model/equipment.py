@@ -85,19 +85,32 @@ class RackFigures(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> RackFigures:
-        if self.filled_mass is not None and self.empty_mass is not None:
-            if self.filled_mass < self.empty_mass:
-                raise ValueError("filled_mass is below empty_mass")
-        if self.nominal_power is not None and self.peak_power is not None:
-            if self.peak_power < self.nominal_power:
-                raise ValueError("peak_power is below nominal_power")
-        if self.flow_table is not None:
-            temps = [p.supply_temperature for p in self.flow_table]
-            if len(temps) < 2 or any(b <= a for a, b in zip(temps, temps[1:], strict=False)):
-                raise ValueError(
-                    "flow_table needs at least two rows in increasing supply_temperature"
-                )
+        for _, message in inconsistencies(self):
+            raise ValueError(message)
         return self
+
+
+def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
+    """Figures that contradict each other: (the fields involved, message) for each.
+
+    Run on a block as written (validator above) and again by the loader once catalog figures
+    and per-rack overrides are merged, since each part may be fine alone.
+    """
+    found: list[tuple[tuple[str, ...], str]] = []
+    if f.filled_mass is not None and f.empty_mass is not None and f.filled_mass < f.empty_mass:
+        found.append((("filled_mass", "empty_mass"), "filled_mass is below empty_mass"))
+    if f.nominal_power is not None and f.peak_power is not None and f.peak_power < f.nominal_power:
+        found.append((("peak_power", "nominal_power"), "peak_power is below nominal_power"))
+    if f.flow_table is not None:
+        temps = [p.supply_temperature for p in f.flow_table]
+        if len(temps) < 2 or any(b <= a for a, b in zip(temps, temps[1:], strict=False)):
+            found.append(
+                (
+                    ("flow_table",),
+                    "flow_table needs at least two rows in increasing supply_temperature",
+                )
+            )
+    return found
 
 
 class RackType(RackFigures, Entity):

@@ -49,8 +49,11 @@ class _QuantityValidator:
             raise PydanticCustomError("quantity_bound", f"must not be {word}, got {_show(value)}")
         if self.le is not None and not magnitude <= self.le:
             limit = self.upper_text or str(self.le)
+            hint = ""
+            if self.kind.name == "fraction" and not isinstance(value, str):
+                hint = f" (a bare number is a fraction of 1: write '{value} %' or {value / 100:g})"
             raise PydanticCustomError(
-                "quantity_bound", f"must be at most {limit}, got {_show(value)}"
+                "quantity_bound", f"must be at most {limit}, got {_show(value)}{hint}"
             )
         if self.lt is not None and not magnitude < self.lt:
             limit = self.upper_text or str(self.lt)

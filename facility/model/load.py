@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from facility import catalog
 from facility.model.cooling import AirUnit, CduFigures
 from facility.model.document import SiteDocument
-from facility.model.equipment import RackFigures, RackType
+from facility.model.equipment import RackFigures, RackType, inconsistencies
 from facility.model.floor import Room
 from facility.model.power import PduType
 from facility.model.racks import PduGroup, RackPlacement
@@ -104,6 +104,8 @@ class _Resolver:
         self.source = source
         self.problems: list[Problem] = []
         self.locations: dict[tuple[str, str], Location] = {}
+        self.pdus: dict[str, Pdu] = {}  # every PDU of every rack, by id
+        self.pdu_declared: dict[str, Location] = {}  # where each PDU id was written
 
     def problem(self, path: Path_, message: str) -> None:
         self.problems.append(Problem(self.source.locate(path), field_name(path), message))
@@ -167,7 +169,32 @@ class _Resolver:
 
     def rack_type(self, spec: RackType, path: Path_) -> ResolvedRackType:
         figures, provenance = self.merged("rack_type", spec, RackFigures, path)
+        self.check_merged(figures, provenance, path, spec.model_fields_set)
         return ResolvedRackType(spec.id, figures, provenance, self.source.locate((*path, "id")))
+
+    def check_merged(
+        self, figures: RackFigures, provenance: dict[str, Provenance], path: Path_, own: set[str]
+    ) -> None:
+        """Figures that contradict each other only once catalog and site figures are merged.
+
+        Reported at a figure of this block (``own``); contradictions within the catalog are
+        the catalog test's business, and those of a rack type are reported once, at the type.
+        """
+        for fields, message in inconsistencies(figures):
+            mine = [name for name in fields if name in own]
+            if not mine:
+                continue
+            notes = []
+            for name in fields:
+                origin = provenance.get(name)
+                if name in own or origin is None:
+                    continue
+                if origin.origin == "catalog":
+                    notes.append(f"{name} from catalog '{origin.catalog_id}'")
+                elif origin.location is not None:
+                    notes.append(f"{name} set at line {origin.location.line}")
+            suffix = f" ({'; '.join(notes)})" if notes else ""
+            self.problem((*path, mine[0]), message + suffix)
 
     # --- the whole site ----------------------------------------------------------------
 
@@ -244,22 +271,7 @@ class _Resolver:
         air_units = self.air_units(cooling.air_units, room_of)
 
         racks = self.racks(rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream)
-        pdus: dict[str, Pdu] = {}
-        for rack in racks:
-            for side_pdus in rack.pdus.values():
-                for pdu in side_pdus:
-                    if pdu.id in pdus:
-                        first = pdus[pdu.id].location
-                        self.problems.append(
-                            Problem(
-                                pdu.location,
-                                "pdus",
-                                f"duplicate PDU id '{pdu.id}' (first defined at line {first.line})",
-                            )
-                        )
-                    else:
-                        pdus[pdu.id] = pdu
-                        self.locations[("pdu", pdu.id)] = pdu.location
+        pdus = self.pdus
 
         if self.problems:
             self.problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
@@ -347,14 +359,13 @@ class _Resolver:
         racks: list[Rack] = []
         seen: dict[str, Location] = {}
         for rack_id, placement, row, position, path in declared:
-            location = self.source.locate(
-                (*path, "id") if isinstance(placement, RackSpec) else (*path, "racks")
-            )
+            id_path = (*path, "id") if isinstance(placement, RackSpec) else (*path, "racks")
+            location = self.source.locate(id_path)
             if rack_id in seen:
                 self.problems.append(
                     Problem(
                         location,
-                        field_name(path),
+                        field_name(id_path),
                         f"duplicate rack id '{rack_id}' (first defined at line {seen[rack_id].line})",
                     )
                 )
@@ -430,9 +441,12 @@ class _Resolver:
                 provenance[name] = Provenance(
                     "site", location=self.source.locate((*path, "overrides", name))
                 )
-            resolved = ResolvedRackType(
-                base.id, RackFigures.model_construct(**values), provenance, base.location
-            )
+            figures = RackFigures.model_construct(**values)
+            if report:
+                self.check_merged(
+                    figures, provenance, (*path, "overrides"), override.model_fields_set
+                )
+            resolved = ResolvedRackType(base.id, figures, provenance, base.location)
         cache[key] = resolved
         return resolved
 
@@ -461,10 +475,23 @@ class _Resolver:
                 if group.names is not None and len(group.names) == group.count
                 else [f"{rack_id}-{side}{n}" for n in range(1, group.count + 1)]
             )
-            sides[side] = [
-                Pdu(name, rack_id, side, group.type, figures, derating, group.fed_by, location)
-                for name in names
-            ]
+            sides[side] = []
+            for k, name in enumerate(names):
+                pdu = Pdu(
+                    name, rack_id, side, group.type, figures, derating, group.fed_by, location
+                )
+                sides[side].append(pdu)
+                declared = (*group_path, "names", k) if names is group.names else group_path
+                if name in self.pdus:
+                    first = self.pdu_declared[name]
+                    self.problem(
+                        declared,
+                        f"duplicate PDU id '{name}' (first defined at line {first.line})",
+                    )
+                    continue
+                self.pdus[name] = pdu
+                self.pdu_declared[name] = self.source.locate(declared)
+                self.locations[("pdu", name)] = location
         return sides
 
     def pdu_type(

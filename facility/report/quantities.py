@@ -23,6 +23,9 @@ DISPLAY: dict[str, tuple[str, str, int]] = {
     "temperature_difference": ("K", "K", 1),
     "fraction": ("%", "%", 1),
     "time": ("s", "s", 0),
+    "density": ("kg/m**3", "kg/m³", 1),
+    "acceleration": ("m/s**2", "m/s²", 3),
+    "specific_heat": ("kJ/(kg*K)", "kJ/(kg·K)", 3),
 }
 
 

@@ -1,0 +1,106 @@
+"""Derived quantities of room air: residual heat of liquid racks, air-only racks, air units.
+
+The room must carry its air heat with its redundant air units out (N+1: the largest unit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from facility.engine.quantities import Context, Value, quantity, scope
+from facility.model.site import Rack, Site
+from facility.physics.air import residual_air_heat
+from facility.physics.electrical import surviving_capacity
+
+
+@scope("room", "Room")
+def _rooms(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.rooms.items()
+
+
+def _rack_air_heat(ctx: Context, rack: Rack) -> Value:
+    f = rack.type.figures
+    basis = ctx.assumptions.thermal_power_basis
+    power = f.nominal_power if basis == "nominal" else f.peak_power
+    if power is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+    if not rack.type.is_liquid:
+        return Value(power)
+    if f.liquid_heat_fraction is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no liquid_heat_fraction")
+    return Value(residual_air_heat(power, f.liquid_heat_fraction))
+
+
+def _room_racks(ctx: Context, room_id: str) -> list[Rack]:
+    index = ctx.memo.get("racks_by_room")
+    if index is None:
+        index = {}
+        only = next(iter(ctx.site.rooms)) if len(ctx.site.rooms) == 1 else None
+        for rack in ctx.site.racks:
+            room = rack.room or only
+            if room is not None:
+                index.setdefault(room, []).append(rack)
+        ctx.memo["racks_by_room"] = index
+    return index.get(room_id, [])
+
+
+@quantity(
+    "room", "air_heat", "power", "Residual heat of liquid racks plus all heat of air-only racks"
+)
+def air_heat(ctx: Context, room: Any) -> Value:
+    racks = _room_racks(ctx, room.id)
+    if not racks:
+        return Value.unknown(f"no racks are in room '{room.id}'")
+    total = 0.0
+    for rack in racks:
+        v = _rack_air_heat(ctx, rack)
+        if v.value is None:
+            return v
+        total += v.value
+    return Value(total, "Σ P · (1 − f_liq) + Σ P_air-only", (("n_racks", len(racks), "count"),))
+
+
+def _units(ctx: Context, room_id: str) -> list[float]:
+    return [u.sensible_capacity for u in ctx.site.air_units.values() if u.room == room_id]
+
+
+@quantity("room", "air_capacity", "power", "Sensible capacity of all the room's air units")
+def air_capacity(ctx: Context, room: Any) -> Value:
+    units = _units(ctx, room.id)
+    if not units:
+        return Value.unknown(f"room '{room.id}' has no air units")
+    return Value(sum(units), "Σ units", (("n_units", len(units), "count"),))
+
+
+@quantity(
+    "room",
+    "air_capacity_after_unit_loss",
+    "power",
+    "Sensible capacity with the redundant units out",
+)
+def air_capacity_after_unit_loss(ctx: Context, room: Any) -> Value:
+    units = _units(ctx, room.id)
+    if not units:
+        return Value.unknown(f"room '{room.id}' has no air units")
+    lost = max(room.redundant_air_units, 1)
+    return Value(
+        surviving_capacity(units, lost),
+        "Σ units − largest k",
+        (("n_units", len(units), "count"), ("k", lost, "count")),
+    )
+
+
+@quantity("rack", "air_only_power", "power", "Power of an air-only rack (0 for liquid racks)")
+def air_only_power(ctx: Context, rack: Rack) -> Value:
+    if rack.type.is_liquid:
+        return Value(0.0)
+    power = rack.type.figures.nominal_power
+    if power is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no nominal_power")
+    return Value(power, "P_nom", (("P_nom", power, "power"),))
+
+
+@quantity("rack", "is_air_cooled", "boolean", "True for a rack cooled by air only")
+def is_air_cooled(ctx: Context, rack: Rack) -> Value:
+    return Value(float(not rack.type.is_liquid))

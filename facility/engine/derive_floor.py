@@ -1,0 +1,161 @@
+"""Derived quantities of floor loading: per rack (footprint, casters) and per zone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from facility.engine.derive_liquid import mass_fraction
+from facility.engine.quantities import Context, Value, quantity, scope
+from facility.model.site import Rack, Site
+from facility.physics import coolant as fluid
+from facility.physics.structural import (
+    STANDARD_GRAVITY,
+    caster_load,
+    filled_mass,
+    footprint_pressure,
+    zone_aggregate_pressure,
+)
+
+# Coolant in a rack is taken at 20 °C for its mass (density varies < 1 % over 20–45 °C).
+COOLANT_MASS_TEMPERATURE = 20.0
+
+
+@scope("floor_zone", "Floor zone")
+def _zones(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.zones.items()
+
+
+@quantity("rack", "installed_mass", "mass", "Installed mass with coolant")
+def installed_mass(ctx: Context, rack: Rack) -> Value:
+    f = rack.type.figures
+    if f.filled_mass is not None:
+        return Value(f.filled_mass, "m_filled", (("m_filled", f.filled_mass, "mass"),))
+    if f.empty_mass is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no filled_mass or empty_mass")
+    if not f.coolant_volume:
+        return Value(f.empty_mass, "m_empty", (("m_empty", f.empty_mass, "mass"),))
+    coolant = ctx.site.loops[rack.loop].coolant if rack.loop else None
+    if coolant is None:
+        return Value.unknown(f"rack '{rack.id}' holds coolant but is on no loop")
+    rho = fluid.density(coolant.fluid, mass_fraction(coolant), COOLANT_MASS_TEMPERATURE)
+    return Value(
+        filled_mass(f.empty_mass, f.coolant_volume, rho),
+        "m_empty + V_coolant · ρ",
+        (
+            ("m_empty", f.empty_mass, "mass"),
+            ("V_coolant", f.coolant_volume, "volume"),
+            ("ρ", rho, "density"),
+        ),
+    )
+
+
+def _zone(ctx: Context, rack: Rack) -> Any:
+    return ctx.site.zones.get(rack.zone) if rack.zone else None
+
+
+@quantity("rack", "footprint_pressure", "pressure", "Installed weight over the rack footprint")
+def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
+    mass = ctx.get("rack", "installed_mass", rack)
+    if mass.value is None:
+        return mass
+    fp = rack.type.figures.footprint
+    if fp is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no footprint")
+    return Value(
+        footprint_pressure(mass.value, fp.width, fp.depth),
+        "m · g / (W · D)",
+        (
+            ("m", mass.value, "mass"),
+            ("g", STANDARD_GRAVITY, "acceleration"),
+            ("W", fp.width, "length"),
+            ("D", fp.depth, "length"),
+        ),
+    )
+
+
+@quantity("rack", "caster_load", "force", "Installed weight per caster")
+def rack_caster_load(ctx: Context, rack: Rack) -> Value:
+    mass = ctx.get("rack", "installed_mass", rack)
+    if mass.value is None:
+        return mass
+    n = rack.type.figures.casters
+    if n is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no casters")
+    return Value(
+        caster_load(mass.value, n),
+        "m · g / n",
+        (("m", mass.value, "mass"), ("g", STANDARD_GRAVITY, "acceleration"), ("n", n, "count")),
+    )
+
+
+@quantity("rack", "max_payload", "mass", "Rated payload of the rack frame")
+def rack_max_payload(ctx: Context, rack: Rack) -> Value:
+    limit = rack.type.figures.max_payload
+    return (
+        Value.unknown(f"rack type '{rack.type.id}' has no max_payload")
+        if limit is None
+        else Value(limit)
+    )
+
+
+@quantity(
+    "rack", "zone_uniform_load_rating", "pressure", "Uniform load rating of the rack's floor zone"
+)
+def zone_uniform_rating(ctx: Context, rack: Rack) -> Value:
+    zone = _zone(ctx, rack)
+    if zone is None:
+        return Value.unknown(f"rack '{rack.id}' is in no floor zone")
+    if zone.uniform_load_rating is None:
+        return Value.unknown(f"floor zone '{zone.id}' has no uniform_load_rating")
+    return Value(zone.uniform_load_rating)
+
+
+@quantity("rack", "on_raised_floor", "boolean", "True when the rack stands on a raised floor")
+def on_raised_floor(ctx: Context, rack: Rack) -> Value:
+    zone = _zone(ctx, rack)
+    if zone is None:
+        return Value.unknown(f"rack '{rack.id}' is in no floor zone")
+    return Value(float(zone.construction == "raised_floor"))
+
+
+@quantity(
+    "rack",
+    "zone_concentrated_load_rating",
+    "force",
+    "Concentrated load rating of the raised-floor panels",
+)
+def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
+    zone = _zone(ctx, rack)
+    if zone is None:
+        return Value.unknown(f"rack '{rack.id}' is in no floor zone")
+    if zone.concentrated_load_rating is None:
+        return Value.unknown(f"floor zone '{zone.id}' has no concentrated_load_rating")
+    return Value(zone.concentrated_load_rating)
+
+
+@quantity(
+    "floor_zone", "zone_load", "pressure", "Installed mass of the zone's racks over the zone area"
+)
+def zone_load(ctx: Context, zone: Any) -> Value:
+    racks = [r for r in ctx.site.racks if r.zone == zone.id]
+    if zone.area is None:
+        return Value.unknown(f"floor zone '{zone.id}' has no area")
+    total = 0.0
+    for rack in racks:
+        m = ctx.get("rack", "installed_mass", rack)
+        if m.value is None:
+            return m
+        total += m.value
+    return Value(
+        zone_aggregate_pressure(total, zone.area),
+        "Σ m · g / A",
+        (("Σ m", total, "mass"), ("g", STANDARD_GRAVITY, "acceleration"), ("A", zone.area, "area")),
+    )
+
+
+@quantity("floor_zone", "uniform_load_rating", "pressure", "Uniform load rating of the zone")
+def uniform_load_rating(ctx: Context, zone: Any) -> Value:
+    if zone.uniform_load_rating is None:
+        return Value.unknown(f"floor zone '{zone.id}' has no uniform_load_rating")
+    return Value(zone.uniform_load_rating)

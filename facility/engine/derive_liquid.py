@@ -1,0 +1,510 @@
+"""Derived quantities of liquid cooling: TCS loops, CDUs, facility water.
+
+Heat uses the thermal basis (nominal by default). Flows use the loop's real coolant at the
+mean loop temperature (supply + rise / 2); a glycol loop's flow is never computed with water
+properties. N+1 is judged after the failure: the loop's CDUs minus the largest one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from facility.engine.quantities import Context, Value, quantity, scope
+from facility.model.cooling import Coolant
+from facility.model.site import Rack, ResolvedCdu, Site
+from facility.physics import coolant as fluid
+from facility.physics.electrical import surviving_capacity
+from facility.physics.hydraulic import pressure_drop_at_flow
+from facility.physics.thermal import (
+    cdu_capacity_at_approach,
+    tcs_supply_temperature,
+    w_class_max_supply_temperature,
+)
+
+
+@scope("tcs_loop", "TCS loop")
+def _loops(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.loops.items()
+
+
+@scope("cdu", "CDU")
+def _cdus(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.cdus.items()
+
+
+@scope("facility_water", "Facility water loop")
+def _water(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.facility_water.items()
+
+
+def mass_fraction(coolant: Coolant) -> float:
+    """Glycol mass fraction of a coolant (volume fractions converted at 20 °C)."""
+    if coolant.fluid == "water":
+        return 0.0
+    if coolant.mass_fraction is not None:
+        return coolant.mass_fraction
+    assert coolant.volume_fraction is not None
+    return fluid.mass_fraction_from_volume_fraction(coolant.fluid, coolant.volume_fraction)
+
+
+def _coolant_name(coolant: Coolant) -> str:
+    if coolant.fluid == "water":
+        return "water"
+    return f"{coolant.fluid.replace('_', ' ')} {mass_fraction(coolant) * 100:.1f} % by mass"
+
+
+def _loop_racks(ctx: Context, loop_id: str) -> list[Rack]:
+    index = ctx.memo.get("racks_by_loop")
+    if index is None:
+        index = {}
+        for rack in ctx.site.racks:
+            if rack.loop is not None:
+                index.setdefault(rack.loop, []).append(rack)
+        ctx.memo["racks_by_loop"] = index
+    return index.get(loop_id, [])
+
+
+def _loop_cdus(ctx: Context, loop: Any) -> list[ResolvedCdu]:
+    return [ctx.site.cdus[c] for c in loop.cdus]
+
+
+def _rack_heat(ctx: Context, rack: Rack) -> Value:
+    f = rack.type.figures
+    basis = ctx.assumptions.thermal_power_basis
+    power = f.nominal_power if basis == "nominal" else f.peak_power
+    if power is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+    if not rack.type.is_liquid:
+        return Value(0.0)
+    if f.liquid_heat_fraction is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no liquid_heat_fraction")
+    return Value(power * f.liquid_heat_fraction)
+
+
+@quantity("tcs_loop", "liquid_heat", "power", "Heat the racks on the loop put into the liquid")
+def liquid_heat(ctx: Context, loop: Any) -> Value:
+    racks = _loop_racks(ctx, loop.id)
+    if not racks:
+        return Value.unknown(f"no racks are on loop '{loop.id}'")
+    total = 0.0
+    for rack in racks:
+        heat = _rack_heat(ctx, rack)
+        if heat.value is None:
+            return heat
+        total += heat.value
+    return Value(total, "Σ P · f_liq", (("n_racks", len(racks), "count"),))
+
+
+def _capacity(cdu: ResolvedCdu) -> Value:
+    f = cdu.figures
+    if f.capacity is None:
+        return Value.unknown(f"CDU '{cdu.id}' has no capacity")
+    if (
+        cdu.spec.approach is not None
+        and f.rated_approach is not None
+        and cdu.spec.approach != f.rated_approach
+    ):
+        return Value(cdu_capacity_at_approach(f.capacity, f.rated_approach, cdu.spec.approach))
+    return Value(f.capacity)
+
+
+def _sum_cdus(ctx: Context, loop: Any, figure: str, survivors: bool) -> Value:
+    values = []
+    for cdu in _loop_cdus(ctx, loop):
+        v = _capacity(cdu) if figure == "capacity" else Value(getattr(cdu.figures, figure))
+        if v.value is None:
+            return v if v.missing else Value.unknown(f"CDU '{cdu.id}' has no {figure}")
+        values.append(v.value)
+    kind = "power" if figure == "capacity" else "volumetric_flow"
+    if survivors:
+        return Value(
+            surviving_capacity(values, 1),
+            "Σ CDUs − largest",
+            (("n_CDU", len(values), "count"), ("largest", max(values), kind)),
+        )
+    return Value(sum(values), "Σ CDUs", (("n_CDU", len(values), "count"),))
+
+
+@quantity("tcs_loop", "cdu_capacity", "power", "Heat capacity of all the loop's CDUs")
+def cdu_capacity(ctx: Context, loop: Any) -> Value:
+    return _sum_cdus(ctx, loop, "capacity", survivors=False)
+
+
+@quantity(
+    "tcs_loop",
+    "cdu_capacity_after_cdu_loss",
+    "power",
+    "Heat capacity with the largest CDU out (N+1)",
+)
+def cdu_capacity_after_cdu_loss(ctx: Context, loop: Any) -> Value:
+    return _sum_cdus(ctx, loop, "capacity", survivors=True)
+
+
+@quantity("tcs_loop", "cdu_flow", "volumetric_flow", "Rated secondary flow of all the loop's CDUs")
+def cdu_flow(ctx: Context, loop: Any) -> Value:
+    return _sum_cdus(ctx, loop, "rated_flow", survivors=False)
+
+
+@quantity(
+    "tcs_loop",
+    "cdu_flow_after_cdu_loss",
+    "volumetric_flow",
+    "Rated flow with the largest CDU out (N+1)",
+)
+def cdu_flow_after_cdu_loss(ctx: Context, loop: Any) -> Value:
+    return _sum_cdus(ctx, loop, "rated_flow", survivors=True)
+
+
+@quantity("tcs_loop", "supply_temperature", "temperature", "TCS supply temperature the racks see")
+def supply_temperature(ctx: Context, loop: Any) -> Value:
+    if loop.supply_setpoint is not None:
+        return Value(
+            loop.supply_setpoint, "setpoint", (("T_set", loop.supply_setpoint, "temperature"),)
+        )
+    return ctx.get("tcs_loop", "lowest_achievable_supply", loop)
+
+
+@quantity("tcs_loop", "has_setpoint", "boolean", "True when the loop declares a supply setpoint")
+def has_setpoint(ctx: Context, loop: Any) -> Value:
+    return Value(float(loop.supply_setpoint is not None))
+
+
+@quantity(
+    "tcs_loop",
+    "lowest_achievable_supply",
+    "temperature",
+    "Facility supply + the largest CDU approach",
+)
+def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
+    worst: tuple[float, float, float] | None = None
+    for cdu in _loop_cdus(ctx, loop):
+        if cdu.spec.facility_water is None:
+            return Value.unknown(f"CDU '{cdu.id}' has no facility_water")
+        water = ctx.site.facility_water[cdu.spec.facility_water]
+        if water.supply_temperature is None:
+            return Value.unknown(f"facility water '{water.id}' has no supply_temperature")
+        if cdu.approach is None:
+            return Value.unknown(f"CDU '{cdu.id}' has no approach or rated_approach")
+        t = tcs_supply_temperature(water.supply_temperature, cdu.approach)
+        if worst is None or t > worst[0]:
+            worst = (t, water.supply_temperature, cdu.approach)
+    assert worst is not None
+    return Value(
+        worst[0],
+        "T_FWS + ATD",
+        (("T_FWS", worst[1], "temperature"), ("ATD", worst[2], "temperature_difference")),
+    )
+
+
+def _rack_limits(ctx: Context, loop: Any, bound: str) -> Value:
+    racks = _loop_racks(ctx, loop.id)
+    if not racks:
+        return Value.unknown(f"no racks are on loop '{loop.id}'")
+    pick = min if bound == "max" else max
+    chosen: tuple[float, str] | None = None
+    for rack in racks:
+        allowed = rack.type.figures.allowed_supply_temperature
+        if allowed is None:
+            return Value.unknown(f"rack type '{rack.type.id}' has no allowed_supply_temperature")
+        limit = getattr(allowed, bound)
+        if chosen is None or pick(limit, chosen[0]) != chosen[0]:
+            chosen = (limit, rack.type.id)
+    assert chosen is not None
+    symbol = f"T_{bound},{chosen[1]}"
+    return Value(
+        chosen[0],
+        f"{'lowest' if bound == 'max' else 'highest'} rack {bound}",
+        ((symbol, chosen[0], "temperature"),),
+    )
+
+
+@quantity(
+    "tcs_loop",
+    "max_allowed_supply",
+    "temperature",
+    "Lowest maximum supply temperature of the loop's racks",
+)
+def max_allowed_supply(ctx: Context, loop: Any) -> Value:
+    return _rack_limits(ctx, loop, "max")
+
+
+@quantity(
+    "tcs_loop",
+    "min_allowed_supply",
+    "temperature",
+    "Highest minimum supply temperature of the loop's racks",
+)
+def min_allowed_supply(ctx: Context, loop: Any) -> Value:
+    return _rack_limits(ctx, loop, "min")
+
+
+def _properties(coolant: Coolant, temperature: float) -> tuple[float, float]:
+    w = mass_fraction(coolant)
+    return fluid.density(coolant.fluid, w, temperature), fluid.specific_heat(
+        coolant.fluid, w, temperature
+    )
+
+
+def _rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
+    f = rack.type.figures
+    heat = _rack_heat(ctx, rack)
+    if heat.value is None:
+        return heat
+    if heat.value == 0.0:
+        return Value(0.0)
+    if f.flow_table is not None:
+        table = [(p.supply_temperature, p.flow) for p in f.flow_table]
+        try:
+            return Value(fluid.flow_from_supply_table(supply, table), "vendor table")
+        except ValueError:
+            return Value.unknown(
+                f"supply {supply:.1f} °C is outside rack type '{rack.type.id}' flow_table"
+            )
+    if f.design_coolant_rise is None:
+        return Value.unknown(f"rack type '{rack.type.id}' has no design_coolant_rise or flow_table")
+    mean = supply + f.design_coolant_rise / 2
+    rho, cp = _properties(loop.coolant, mean)
+    return Value(fluid.required_coolant_flow(heat.value, f.design_coolant_rise, rho, cp))
+
+
+@quantity("tcs_loop", "required_flow", "volumetric_flow", "Coolant flow the loop's racks need")
+def required_flow(ctx: Context, loop: Any) -> Value:
+    supply = ctx.get("tcs_loop", "supply_temperature", loop)
+    if supply.value is None:
+        return supply
+    racks = _loop_racks(ctx, loop.id)
+    if not racks:
+        return Value.unknown(f"no racks are on loop '{loop.id}'")
+    total = 0.0
+    rises = set()
+    for rack in racks:
+        v = _rack_flow(ctx, rack, loop, supply.value)
+        if v.value is None:
+            return v
+        total += v.value
+        if rack.type.figures.flow_table is None and rack.type.figures.design_coolant_rise:
+            rises.add(rack.type.figures.design_coolant_rise)
+    heat = ctx.get("tcs_loop", "liquid_heat", loop)
+    inputs: list[tuple[str, float, str]] = [("Q_liq", heat.value or 0.0, "power")]
+    formula = f"Σ Q / (ρ · cp · ΔT), {_coolant_name(loop.coolant)} at mean loop temperature"
+    if len(rises) == 1:
+        rise = rises.pop()
+        rho, cp = _properties(loop.coolant, supply.value + rise / 2)
+        inputs += [
+            ("ρ", rho, "density"),
+            ("cp", cp, "specific_heat"),
+            ("ΔT", rise, "temperature_difference"),
+        ]
+    return Value(total, formula, tuple(inputs))
+
+
+@quantity(
+    "tcs_loop",
+    "return_temperature",
+    "temperature",
+    "Supply + the largest design rise of the loop's racks",
+)
+def return_temperature(ctx: Context, loop: Any) -> Value:
+    supply = ctx.get("tcs_loop", "supply_temperature", loop)
+    if supply.value is None:
+        return supply
+    rises = [
+        r.type.figures.design_coolant_rise for r in _loop_racks(ctx, loop.id) if r.type.is_liquid
+    ]
+    if not rises or any(r is None for r in rises):
+        return Value.unknown(f"a rack type on loop '{loop.id}' has no design_coolant_rise")
+    rise = max(r for r in rises if r is not None)
+    return Value(
+        supply.value + rise,
+        "T_supply + ΔT",
+        (("T_supply", supply.value, "temperature"), ("ΔT", rise, "temperature_difference")),
+    )
+
+
+@quantity(
+    "tcs_loop", "required_head", "pressure", "Worst rack pressure drop + piping pressure drop"
+)
+def required_head(ctx: Context, loop: Any) -> Value:
+    if loop.piping_pressure_drop is None:
+        return Value.unknown(f"loop '{loop.id}' has no piping_pressure_drop")
+    racks = [r for r in _loop_racks(ctx, loop.id) if r.type.is_liquid]
+    if not racks:
+        return Value.unknown(f"no liquid-cooled racks are on loop '{loop.id}'")
+    supply = ctx.get("tcs_loop", "supply_temperature", loop)
+    worst = 0.0
+    for rack in racks:
+        f = rack.type.figures
+        if f.pressure_drop is None:
+            return Value.unknown(f"rack type '{rack.type.id}' has no pressure_drop")
+        drop = f.pressure_drop
+        if f.design_flow is not None and supply.value is not None:
+            flow = _rack_flow(ctx, rack, loop, supply.value)
+            if flow.value:
+                drop = pressure_drop_at_flow(f.pressure_drop, f.design_flow, flow.value)
+        worst = max(worst, drop)
+    return Value(
+        worst + loop.piping_pressure_drop,
+        "ΔP_rack + ΔP_piping",
+        (("ΔP_rack", worst, "pressure"), ("ΔP_piping", loop.piping_pressure_drop, "pressure")),
+    )
+
+
+@quantity("tcs_loop", "available_head", "pressure", "Lowest available head of the loop's CDUs")
+def available_head(ctx: Context, loop: Any) -> Value:
+    heads = []
+    for cdu in _loop_cdus(ctx, loop):
+        if cdu.figures.available_head is None:
+            return Value.unknown(f"CDU '{cdu.id}' has no available_head")
+        heads.append(cdu.figures.available_head)
+    return Value(min(heads), "min CDU head", (("H_CDU", min(heads), "pressure"),))
+
+
+@quantity("tcs_loop", "racks_on_loop", "count", "Racks cooled by the loop")
+def racks_on_loop(ctx: Context, loop: Any) -> Value:
+    return Value(float(len(_loop_racks(ctx, loop.id))))
+
+
+@quantity("tcs_loop", "racks_supported", "count", "Racks the loop's CDUs support (Σ max_racks)")
+def racks_supported(ctx: Context, loop: Any) -> Value:
+    total = 0
+    for cdu in _loop_cdus(ctx, loop):
+        if cdu.figures.max_racks is None:
+            return Value.unknown(f"CDU '{cdu.id}' has no max_racks")
+        total += cdu.figures.max_racks
+    return Value(float(total))
+
+
+# --- CDU scope -----------------------------------------------------------------------
+
+
+@quantity("cdu", "pumps_installed", "count", "Pumps installed in the CDU")
+def pumps_installed(ctx: Context, cdu: ResolvedCdu) -> Value:
+    pumps = cdu.figures.pumps
+    return (
+        Value.unknown(f"CDU '{cdu.id}' has no pumps")
+        if pumps is None
+        else Value(float(pumps.installed))
+    )
+
+
+@quantity("cdu", "pumps_required", "count", "Pumps needed for the CDU's rated flow")
+def pumps_required(ctx: Context, cdu: ResolvedCdu) -> Value:
+    pumps = cdu.figures.pumps
+    return (
+        Value.unknown(f"CDU '{cdu.id}' has no pumps")
+        if pumps is None
+        else Value(float(pumps.required))
+    )
+
+
+@quantity(
+    "cdu",
+    "facility_differential_pressure",
+    "pressure",
+    "Facility water differential pressure at the CDU",
+)
+def facility_differential_pressure(ctx: Context, cdu: ResolvedCdu) -> Value:
+    if cdu.spec.facility_water is None:
+        return Value.unknown(f"CDU '{cdu.id}' has no facility_water")
+    water = ctx.site.facility_water[cdu.spec.facility_water]
+    if water.differential_pressure is None:
+        return Value.unknown(f"facility water '{water.id}' has no differential_pressure")
+    return Value(water.differential_pressure)
+
+
+@quantity("cdu", "primary_pressure_drop", "pressure", "CDU primary (facility side) pressure drop")
+def primary_pressure_drop(ctx: Context, cdu: ResolvedCdu) -> Value:
+    drop = cdu.figures.primary_pressure_drop
+    return (
+        Value.unknown(f"CDU '{cdu.id}' has no primary_pressure_drop")
+        if drop is None
+        else Value(drop)
+    )
+
+
+# --- facility water scope --------------------------------------------------------------
+
+
+@quantity(
+    "facility_water", "facility_heat", "power", "Liquid heat of every loop served by this water"
+)
+def facility_heat(ctx: Context, water: Any) -> Value:
+    total = 0.0
+    loops = {
+        cdu.loop
+        for cdu in ctx.site.cdus.values()
+        if cdu.spec.facility_water == water.id and cdu.loop
+    }
+    if not loops:
+        return Value.unknown(f"no CDU on a loop uses facility water '{water.id}'")
+    for loop_id in sorted(loops):
+        heat = ctx.get("tcs_loop", "liquid_heat", ctx.site.loops[loop_id])
+        if heat.value is None:
+            return heat
+        total += heat.value
+    return Value(total, "Σ loop heat", (("n_loops", len(loops), "count"),))
+
+
+@quantity(
+    "facility_water",
+    "facility_required_flow",
+    "volumetric_flow",
+    "Facility water flow for the heat at the primary rise",
+)
+def facility_required_flow(ctx: Context, water: Any) -> Value:
+    heat = ctx.get("facility_water", "facility_heat", water)
+    if heat.value is None:
+        return heat
+    if water.supply_temperature is None or water.primary_rise is None:
+        return Value.unknown(
+            f"facility water '{water.id}' lacks supply_temperature or primary_rise"
+        )
+    rho, cp = _properties(water.coolant, water.supply_temperature + water.primary_rise / 2)
+    return Value(
+        fluid.required_coolant_flow(heat.value, water.primary_rise, rho, cp),
+        f"Q / (ρ · cp · ΔT), {_coolant_name(water.coolant)} at mean temperature",
+        (
+            ("Q", heat.value, "power"),
+            ("ρ", rho, "density"),
+            ("cp", cp, "specific_heat"),
+            ("ΔT", water.primary_rise, "temperature_difference"),
+        ),
+    )
+
+
+@quantity(
+    "facility_water", "facility_available_flow", "volumetric_flow", "Facility water flow available"
+)
+def facility_available_flow(ctx: Context, water: Any) -> Value:
+    if water.available_flow is None:
+        return Value.unknown(f"facility water '{water.id}' has no available_flow")
+    return Value(water.available_flow)
+
+
+@quantity(
+    "facility_water",
+    "facility_supply_temperature",
+    "temperature",
+    "Facility water supply temperature",
+)
+def facility_supply_temperature(ctx: Context, water: Any) -> Value:
+    if water.supply_temperature is None:
+        return Value.unknown(f"facility water '{water.id}' has no supply_temperature")
+    return Value(water.supply_temperature)
+
+
+@quantity(
+    "facility_water",
+    "class_max_supply",
+    "temperature",
+    "Maximum supply of the declared ASHRAE W class",
+)
+def class_max_supply(ctx: Context, water: Any) -> Value:
+    if water.ashrae_class is None:
+        return Value.unknown(f"facility water '{water.id}' has no ashrae_class")
+    try:
+        limit = w_class_max_supply_temperature(water.ashrae_class)
+    except ValueError as exc:
+        return Value.unknown(str(exc))
+    return Value(limit, f"ASHRAE {water.ashrae_class}", ())

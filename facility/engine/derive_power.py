@@ -1,0 +1,296 @@
+"""Derived quantities of the power chain: racks, PDUs, distribution, sources.
+
+Loads are apparent power: a rack's real power (at the electrical basis, peak by default)
+divided by its power factor. 2N is judged after the failure: each side alone must carry the
+whole rack, and each PDU of a side carries the rack divided by that side's PDUs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from facility.engine.quantities import Context, Value, quantity, scope
+from facility.model.site import Pdu, Rack, Site
+from facility.physics.electrical import (
+    apparent_power,
+    circuit_apparent_power,
+    continuous_capacity,
+)
+
+
+@scope("rack", "Rack")
+def _racks(site: Site) -> Iterable[tuple[str, Any]]:
+    return ((rack.id, rack) for rack in site.racks)
+
+
+@scope("pdu", "Rack PDU")
+def _pdus(site: Site) -> Iterable[tuple[str, Any]]:
+    return ((pdu.id, pdu) for rack in site.racks for side in rack.pdus.values() for pdu in side)
+
+
+@scope("distribution", "Distribution (busway, panel, RPP)")
+def _distribution(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.distribution.items()
+
+
+@scope("power_source", "Power source (UPS, utility, generator)")
+def _sources(site: Site) -> Iterable[tuple[str, Any]]:
+    return site.sources.items()
+
+
+def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
+    basis = ctx.assumptions.electrical_power_basis
+    figures = rack.type.figures
+    value = figures.peak_power if basis == "peak" else figures.nominal_power
+    return value, f"{basis}_power"
+
+
+@quantity(
+    "rack",
+    "rack_apparent_power",
+    "apparent_power",
+    "Rack load at the electrical basis, in VA (P / PF)",
+)
+def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
+    power, field = _basis_power(ctx, rack)
+    pf = rack.type.figures.power_factor
+    if power is None or pf is None:
+        missing = field if power is None else "power_factor"
+        return Value.unknown(f"rack type '{rack.type.id}' has no {missing}")
+    symbol = "P_peak" if field == "peak_power" else "P_nom"
+    return Value(
+        apparent_power(power, pf),
+        f"{symbol} / PF",
+        ((symbol, power, "power"), ("PF", pf, "fraction")),
+    )
+
+
+def _pdu_capacity(pdu: Pdu) -> Value:
+    f = pdu.figures
+    if f.voltage is None or f.phases is None or f.breaker_rating is None:
+        return Value.unknown(f"PDU type '{pdu.type_id}' lacks voltage, phases or breaker_rating")
+    rated = circuit_apparent_power(f.voltage, f.breaker_rating, f.phases)
+    formula = "√3 · V_LL · I · DF" if f.phases == 3 else "V · I · DF"
+    return Value(
+        continuous_capacity(rated, pdu.derating),
+        formula,
+        (
+            ("V", f.voltage, "voltage"),
+            ("I", f.breaker_rating, "current"),
+            ("DF", pdu.derating, "fraction"),
+        ),
+    )
+
+
+@quantity(
+    "rack",
+    "weakest_side_capacity",
+    "apparent_power",
+    "Continuous capacity of the rack's weakest power side",
+)
+def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
+    if not rack.pdus:
+        return Value.unknown(f"rack '{rack.id}' has no PDUs")
+    best: tuple[float, str, Value, int] | None = None
+    for side, pdus in sorted(rack.pdus.items()):
+        total = 0.0
+        first: Value | None = None
+        for pdu in pdus:
+            capacity = ctx.get("pdu", "pdu_capacity", pdu)
+            if capacity.value is None:
+                return capacity
+            total += capacity.value
+            first = first or capacity
+        if first is not None and (best is None or total < best[0]):
+            best = (total, side, first, len(pdus))
+    assert best is not None
+    total, side, first, count = best
+    return Value(
+        total,
+        f"side {side}: n · {first.formula}",
+        (("n", count, "count"), *first.inputs),
+    )
+
+
+@quantity("rack", "power_sides", "count", "Number of power sides (A, B, …) feeding the rack")
+def power_sides(ctx: Context, rack: Rack) -> Value:
+    return Value(float(len(rack.pdus)), "count of sides", ())
+
+
+@quantity("pdu", "pdu_capacity", "apparent_power", "Continuous capacity of the PDU's inlet circuit")
+def pdu_capacity(ctx: Context, pdu: Pdu) -> Value:
+    return _pdu_capacity(pdu)
+
+
+def _rack_of(ctx: Context, pdu: Pdu) -> Rack:
+    index = ctx.memo.get("rack_by_id")
+    if index is None:
+        index = ctx.memo["rack_by_id"] = {rack.id: rack for rack in ctx.site.racks}
+    return index[pdu.rack]
+
+
+@quantity(
+    "pdu",
+    "pdu_load",
+    "apparent_power",
+    "PDU load in normal operation (rack shared by all its PDUs)",
+)
+def pdu_load(ctx: Context, pdu: Pdu) -> Value:
+    rack = _rack_of(ctx, pdu)
+    load = ctx.get("rack", "rack_apparent_power", rack)
+    if load.value is None:
+        return load
+    n = sum(len(p) for p in rack.pdus.values())
+    return Value(
+        load.value / n,
+        "S_rack / n_all",
+        (("S_rack", load.value, "apparent_power"), ("n_all", n, "count")),
+    )
+
+
+@quantity(
+    "pdu",
+    "pdu_load_after_side_loss",
+    "apparent_power",
+    "PDU load after the rack's other side(s) are lost",
+)
+def pdu_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
+    rack = _rack_of(ctx, pdu)
+    load = ctx.get("rack", "rack_apparent_power", rack)
+    if load.value is None:
+        return load
+    n = len(rack.pdus[pdu.side])
+    return Value(
+        load.value / n,
+        "S_rack / n_side",
+        (("S_rack", load.value, "apparent_power"), ("n_side", n, "count")),
+    )
+
+
+def _downstream_pdus(ctx: Context, element_id: str) -> list[Pdu]:
+    """PDUs fed by ``element_id`` directly or through distribution below it."""
+    tree = ctx.memo.get("power_children")
+    if tree is None:
+        tree = {}
+        for d in ctx.site.distribution.values():
+            if d.fed_by:
+                tree.setdefault(d.fed_by, []).append(d.id)
+        for pdu in ctx.site.pdus.values():
+            if pdu.fed_by:
+                tree.setdefault(pdu.fed_by, []).append(pdu)
+        ctx.memo["power_children"] = tree
+    found: list[Pdu] = []
+    stack = [element_id]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for child in tree.get(node, ()):
+            if isinstance(child, Pdu):
+                found.append(child)
+            else:
+                stack.append(child)
+    return found
+
+
+def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
+    pdus = _downstream_pdus(ctx, element_id)
+    if not pdus:
+        return Value.unknown(f"nothing in the site is fed by '{element_id}'")
+    total = 0.0
+    for pdu in pdus:
+        v = ctx.get("pdu", per_pdu, pdu)
+        if v.value is None:
+            return v
+        total += v.value
+    label = "normal" if per_pdu == "pdu_load" else "after losing the other side"
+    return Value(total, f"Σ PDU loads ({label})", (("n_PDU", len(pdus), "count"),))
+
+
+@quantity("distribution", "distribution_load", "apparent_power", "Load in normal operation")
+def distribution_load(ctx: Context, element: Any) -> Value:
+    return _aggregate(ctx, element.id, "pdu_load")
+
+
+@quantity(
+    "distribution",
+    "distribution_load_after_side_loss",
+    "apparent_power",
+    "Load after the other side is lost",
+)
+def distribution_load_after_side_loss(ctx: Context, element: Any) -> Value:
+    return _aggregate(ctx, element.id, "pdu_load_after_side_loss")
+
+
+@quantity(
+    "distribution",
+    "distribution_capacity",
+    "apparent_power",
+    "Continuous capacity (rating × derating)",
+)
+def distribution_capacity(ctx: Context, element: Any) -> Value:
+    derating = (
+        element.derating
+        if element.derating is not None
+        else ctx.site.conventions.continuous_load_derating
+    )
+    rated = circuit_apparent_power(element.voltage, element.rating, element.phases)
+    formula = "√3 · V_LL · I · DF" if element.phases == 3 else "V · I · DF"
+    return Value(
+        continuous_capacity(rated, derating),
+        formula,
+        (
+            ("V", element.voltage, "voltage"),
+            ("I", element.rating, "current"),
+            ("DF", derating, "fraction"),
+        ),
+    )
+
+
+@quantity("power_source", "source_load", "apparent_power", "Load in normal operation")
+def source_load(ctx: Context, source: Any) -> Value:
+    return _aggregate(ctx, source.id, "pdu_load")
+
+
+@quantity(
+    "power_source",
+    "source_load_after_side_loss",
+    "apparent_power",
+    "Load after the other side is lost",
+)
+def source_load_after_side_loss(ctx: Context, source: Any) -> Value:
+    return _aggregate(ctx, source.id, "pdu_load_after_side_loss")
+
+
+@quantity("power_source", "source_capacity", "apparent_power", "Rated capacity of the source")
+def source_capacity(ctx: Context, source: Any) -> Value:
+    if source.capacity is None:
+        if source.modules is None:
+            return Value.unknown(f"source '{source.id}' has no capacity or modules")
+        m = source.modules
+        return Value(
+            m.installed * m.capacity,
+            "n_installed · S_module",
+            (("n_installed", m.installed, "count"), ("S_module", m.capacity, "apparent_power")),
+        )
+    return Value(source.capacity, "S_rated", (("S_rated", source.capacity, "apparent_power"),))
+
+
+@quantity(
+    "power_source",
+    "source_capacity_after_module_loss",
+    "apparent_power",
+    "Module capacity with one module failed",
+)
+def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
+    m = source.modules
+    if m is None:
+        return Value.unknown(f"source '{source.id}' declares no modules")
+    return Value(
+        (m.installed - 1) * m.capacity,
+        "(n_installed − 1) · S_module",
+        (("n_installed", m.installed, "count"), ("S_module", m.capacity, "apparent_power")),
+    )

@@ -1,0 +1,288 @@
+"""The rule condition language: tiny, safe, and dimension-checked when rules load.
+
+Grammar (a whitelist over Python's own expression parser; nothing is ever ``eval``-ed):
+names (derived quantities and rule parameters), numbers, ``+ - * /``, unary ``-``,
+comparisons (``< <= > >= == !=``), ``and`` / ``or`` / ``not``, parentheses, and the calls
+``min(...)``, ``max(...)``, ``abs(...)``.
+
+Every name has a :class:`Type` — a dimension vector, whether it is an absolute temperature,
+and whether it is a truth value — and the checker refuses what makes no physical sense:
+comparing a temperature with a power, adding two absolute temperatures, comparing W with VA
+(apparent power is its own base dimension here, so a forgotten power factor fails at load).
+
+A checked expression is compiled into nested closures (no ``eval``) that evaluate on floats.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from facility.units import KINDS
+
+
+class ExpressionError(ValueError):
+    """An expression that does not parse, names something unknown, or mixes dimensions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Type:
+    """The static type of an expression."""
+
+    dimension: tuple[tuple[str, int], ...] = ()  # sorted (base, exponent) pairs
+    absolute: bool = False  # an absolute temperature (°C), not a difference
+    boolean: bool = False
+
+    def describe(self) -> str:
+        if self.boolean:
+            return "a truth value"
+        if self.absolute:
+            return "an absolute temperature"
+        for kind in KINDS.values():
+            if kind_type(kind.name) == self:
+                return kind.name.replace("_", " ")
+        if not self.dimension:
+            return "a number"
+        return "[" + " ".join(f"{b}^{e}" for b, e in self.dimension) + "]"
+
+
+BOOLEAN = Type(boolean=True)
+NUMBER = Type()
+
+_BASE: dict[str, dict[str, int]] = {
+    "power": {"mass": 1, "length": 2, "time": -3},
+    "apparent_power": {"mass": 1, "length": 2, "time": -3, "apparent": 1},
+    "voltage": {"mass": 1, "length": 2, "time": -3, "current": -1},
+    "current": {"current": 1},
+    "mass": {"mass": 1},
+    "length": {"length": 1},
+    "area": {"length": 2},
+    "volume": {"length": 3},
+    "pressure": {"mass": 1, "length": -1, "time": -2},
+    "force": {"mass": 1, "length": 1, "time": -2},
+    "volumetric_flow": {"length": 3, "time": -1},
+    "temperature": {"temperature": 1},
+    "temperature_difference": {"temperature": 1},
+    "fraction": {},
+    "time": {"time": 1},
+    "density": {"mass": 1, "length": -3},
+    "acceleration": {"length": 1, "time": -2},
+    "specific_heat": {"length": 2, "time": -2, "temperature": -1},
+}
+
+
+def _dimension(exponents: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((b, e) for b, e in exponents.items() if e))
+
+
+def kind_type(kind: str) -> Type:
+    """The type of a quantity kind from ``facility.units.KINDS`` (or 'boolean', 'count')."""
+    if kind == "boolean":
+        return BOOLEAN
+    if kind == "count":
+        return NUMBER
+    return Type(_dimension(_BASE[kind]), absolute=kind == "temperature")
+
+
+def _combine(a: Type, b: Type, sign: int) -> Type:
+    exps = dict(a.dimension)
+    for base, e in b.dimension:
+        exps[base] = exps.get(base, 0) + sign * e
+    return Type(_dimension(exps))
+
+
+Evaluator = Callable[[Mapping[str, float]], float]
+
+_COMPARE: dict[type, Callable[[float, float], bool]] = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
+COMPARISON_SYMBOLS = {
+    ast.Lt: "<",
+    ast.LtE: "≤",
+    ast.Gt: ">",
+    ast.GtE: "≥",
+    ast.Eq: "=",
+    ast.NotEq: "≠",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A parsed, checked, compiled expression."""
+
+    text: str
+    type: Type
+    names: frozenset[str]
+    evaluate: Evaluator
+    tree: ast.expr
+
+
+def compile_expression(text: str, names: Mapping[str, Type]) -> Expression:
+    """Parse ``text``, check names and dimensions against ``names``, compile it."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as exc:
+        raise ExpressionError(f"cannot parse '{text}': {exc.msg}") from None
+    used: set[str] = set()
+    checked_type, evaluate = _compile(tree, names, used, text)
+    return Expression(text, checked_type, frozenset(used), evaluate, tree)
+
+
+def _compile(
+    node: ast.expr, names: Mapping[str, Type], used: set[str], text: str
+) -> tuple[Type, Evaluator]:
+    if isinstance(node, ast.Name):
+        if node.id not in names:
+            known = ", ".join(sorted(names))
+            raise ExpressionError(f"unknown name '{node.id}' in '{text}' (known here: {known})")
+        used.add(node.id)
+        key = node.id
+        return names[key], lambda env: env[key]
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+            raise ExpressionError(f"only numbers are allowed as constants in '{text}'")
+        value = float(node.value)
+        return NUMBER, lambda env: value
+    if isinstance(node, ast.UnaryOp):
+        operand_type, operand = _compile(node.operand, names, used, text)
+        if isinstance(node.op, ast.Not):
+            _need_boolean(operand_type, "not", text)
+            return BOOLEAN, lambda env: not operand(env)
+        if isinstance(node.op, ast.USub | ast.UAdd):
+            _need_quantity(operand_type, "a sign", text)
+            if isinstance(node.op, ast.UAdd):
+                return operand_type, operand
+            return operand_type, lambda env: -operand(env)
+    if isinstance(node, ast.BoolOp):
+        parts = [_compile(v, names, used, text) for v in node.values]
+        for part_type, _ in parts:
+            _need_boolean(part_type, "and/or", text)
+        funcs = [f for _, f in parts]
+        if isinstance(node.op, ast.And):
+            return BOOLEAN, lambda env: all(f(env) for f in funcs)
+        return BOOLEAN, lambda env: any(f(env) for f in funcs)
+    if isinstance(node, ast.BinOp):
+        return _binary(node, names, used, text)
+    if isinstance(node, ast.Compare):
+        return _comparison(node, names, used, text)
+    if isinstance(node, ast.Call):
+        return _call(node, names, used, text)
+    raise ExpressionError(f"'{ast.unparse(node)}' is not allowed in a rule expression ('{text}')")
+
+
+def _need_boolean(t: Type, what: str, text: str) -> None:
+    if not t.boolean:
+        raise ExpressionError(f"{what} needs truth values, got {t.describe()} in '{text}'")
+
+
+def _need_quantity(t: Type, what: str, text: str) -> None:
+    if t.boolean:
+        raise ExpressionError(f"{what} needs a quantity, got a truth value in '{text}'")
+
+
+def _binary(
+    node: ast.BinOp, names: Mapping[str, Type], used: set[str], text: str
+) -> tuple[Type, Evaluator]:
+    lt, left = _compile(node.left, names, used, text)
+    rt, right = _compile(node.right, names, used, text)
+    _need_quantity(lt, "arithmetic", text)
+    _need_quantity(rt, "arithmetic", text)
+    where = f"'{ast.unparse(node)}' in '{text}'"
+    if isinstance(node.op, ast.Add | ast.Sub):
+        if lt.dimension != rt.dimension:
+            raise ExpressionError(
+                f"cannot add or subtract {lt.describe()} and {rt.describe()}: {where}"
+            )
+        if isinstance(node.op, ast.Add):
+            if lt.absolute and rt.absolute:
+                raise ExpressionError(f"cannot add two absolute temperatures: {where}")
+            result = Type(lt.dimension, absolute=lt.absolute or rt.absolute)
+            return result, lambda env: left(env) + right(env)
+        if rt.absolute and not lt.absolute:
+            raise ExpressionError(
+                f"cannot subtract an absolute temperature from a difference: {where}"
+            )
+        result = Type(lt.dimension, absolute=lt.absolute and not rt.absolute)
+        return result, lambda env: left(env) - right(env)
+    if isinstance(node.op, ast.Mult | ast.Div):
+        if lt.absolute or rt.absolute:
+            raise ExpressionError(f"cannot multiply or divide an absolute temperature: {where}")
+        if isinstance(node.op, ast.Mult):
+            return _combine(lt, rt, 1), lambda env: left(env) * right(env)
+        return _combine(lt, rt, -1), lambda env: left(env) / right(env)
+    raise ExpressionError(f"operator not allowed: {where}")
+
+
+def _comparison(
+    node: ast.Compare, names: Mapping[str, Type], used: set[str], text: str
+) -> tuple[Type, Evaluator]:
+    operands = [_compile(n, names, used, text) for n in (node.left, *node.comparators)]
+    for (at, _), (bt, _) in zip(operands, operands[1:], strict=False):
+        if at != bt:
+            raise ExpressionError(
+                f"cannot compare {at.describe()} with {bt.describe()}: '{ast.unparse(node)}' in '{text}'"
+            )
+    ops = []
+    for op in node.ops:
+        if type(op) not in _COMPARE:
+            raise ExpressionError(f"comparison not allowed in '{text}'")
+        ops.append(_COMPARE[type(op)])
+    funcs = [f for _, f in operands]
+    if len(ops) == 1:
+        a, b, op = funcs[0], funcs[1], ops[0]
+        return BOOLEAN, lambda env: op(a(env), b(env))
+
+    def chained(env: Mapping[str, float]) -> bool:
+        values = [f(env) for f in funcs]
+        return all(op(values[i], values[i + 1]) for i, op in enumerate(ops))
+
+    return BOOLEAN, chained
+
+
+def _call(
+    node: ast.Call, names: Mapping[str, Type], used: set[str], text: str
+) -> tuple[Type, Evaluator]:
+    if (
+        not isinstance(node.func, ast.Name)
+        or node.func.id not in ("min", "max", "abs")
+        or node.keywords
+    ):
+        raise ExpressionError(f"only min(), max() and abs() may be called, in '{text}'")
+    args = [_compile(a, names, used, text) for a in node.args]
+    if not args:
+        raise ExpressionError(f"{node.func.id}() needs arguments in '{text}'")
+    first = args[0][0]
+    _need_quantity(first, node.func.id + "()", text)
+    for t, _ in args[1:]:
+        if t != first:
+            raise ExpressionError(
+                f"{node.func.id}() of {first.describe()} and {t.describe()} in '{text}'"
+            )
+    funcs = [f for _, f in args]
+    if node.func.id == "abs":
+        if len(funcs) != 1:
+            raise ExpressionError(f"abs() takes one argument in '{text}'")
+        f0 = funcs[0]
+        return first, lambda env: abs(f0(env))
+    pick = min if node.func.id == "min" else max
+    return first, lambda env: pick(f(env) for f in funcs)
+
+
+def simple_comparison(expression: Expression) -> tuple[str, type, str] | None:
+    """``observed <= limit`` -> ("observed", ast.LtE, "limit"); other shapes -> None."""
+    tree = expression.tree
+    if (
+        isinstance(tree, ast.Compare)
+        and len(tree.ops) == 1
+        and isinstance(tree.left, ast.Name)
+        and isinstance(tree.comparators[0], ast.Name)
+    ):
+        return tree.left.id, type(tree.ops[0]), tree.comparators[0].id
+    return None

@@ -1,0 +1,72 @@
+"""Findings and the verdict: the results of an audit, before any formatting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from facility.engine.quantities import Value
+from facility.model.source import Location
+
+Status = Literal["fail", "pass", "not_evaluated", "waived"]
+Verdict = Literal["ready", "ready-with-warnings", "not-ready"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One rule applied to one entity."""
+
+    rule: str
+    name: str
+    title: str
+    area: str
+    severity: str
+    status: Status
+    entity_kind: str
+    entity_id: str
+    location: Location | None
+    kind: str  # quantity kind of observed/limit
+    observed: Value | None = None
+    limit: Value | None = None
+    margin: float | None = None  # limit − observed for "≤", observed − limit for "≥"
+    relation: str = ""  # "≤", "≥", … when the condition is a plain comparison
+    missing: tuple[str, ...] = ()  # why it was not evaluated
+
+    @property
+    def id(self) -> str:
+        return f"{self.rule}:{self.entity_kind}:{self.entity_id}"
+
+
+@dataclass(slots=True)
+class AuditResult:
+    site_name: str
+    site_file: str
+    site_sha256: str
+    profile: str
+    rules_version: str
+    assumptions: dict[str, str]
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> Verdict:
+        return verdict(self.findings)
+
+    def counts(self) -> dict[str, int]:
+        out = {"fail": 0, "pass": 0, "not_evaluated": 0, "waived": 0}
+        for f in self.findings:
+            out[f.status] += 1
+        return out
+
+
+def verdict(findings: list[Finding]) -> Verdict:
+    """not-ready: an error-severity check fails. ready-with-warnings: a warning fails, or an
+    error-severity check could not be evaluated (readiness is not shown). ready: neither."""
+    state: Verdict = "ready"
+    for f in findings:
+        if f.status == "fail" and f.severity == "error":
+            return "not-ready"
+        if (f.status == "fail" and f.severity == "warning") or (
+            f.status == "not_evaluated" and f.severity == "error"
+        ):
+            state = "ready-with-warnings"
+    return state

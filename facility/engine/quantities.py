@@ -1,0 +1,131 @@
+"""The derived-quantity catalogue: named, typed quantities that rules may compare.
+
+Each quantity belongs to a *scope* (the kind of entity a rule runs once per: rack, pdu,
+tcs_loop, …), has a kind (``facility.units.KINDS``, or ``boolean``/``count``) and is computed
+by a small function over the resolved site, using the physics modules. A computed
+:class:`Value` carries the number, the working ("4 × √3·415 V·63 A·80 % = 144.9 kVA") and,
+when an input is missing, why it could not be computed — so a rule that needs it is reported
+as *not evaluated*, never as a pass.
+
+The area modules (``facility.engine.derive_*``) register their quantities with
+:func:`quantity`; :func:`catalogue` imports them on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from facility.model.site import Site
+from facility.model.source import Location
+
+Input = tuple[str, float, str]  # (symbol, canonical value, kind) substituted into a formula
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A derived quantity of one entity: its value and how it was obtained.
+
+    ``formula`` is symbolic ("n · √3 · V_LL · I · DF"); ``inputs`` are the values put into it,
+    which the report formats with their units. ``missing`` says why there is no value.
+    """
+
+    value: float | None
+    formula: str = ""
+    inputs: tuple[Input, ...] = ()
+    missing: str | None = None
+
+    @staticmethod
+    def unknown(reason: str) -> Value:
+        return Value(None, missing=reason)
+
+
+@dataclass(frozen=True, slots=True)
+class QuantitySpec:
+    scope: str
+    name: str
+    kind: str
+    description: str
+    compute: Callable[[Context, Any], Value]
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeSpec:
+    name: str
+    title: str
+    entities: Callable[[Site], Iterable[tuple[str, Any]]]
+
+
+@dataclass(slots=True)
+class Assumptions:
+    """Audit-wide choices, set by the rule profile and printed in the report."""
+
+    electrical_power_basis: str = "peak"  # which rack power the breakers must carry
+    thermal_power_basis: str = "nominal"  # which rack power becomes heat
+
+
+@dataclass(slots=True)
+class Context:
+    """One audit's view of a site, with a cache of every quantity computed so far."""
+
+    site: Site
+    assumptions: Assumptions
+    cache: dict[tuple[str, str, str], Value] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)  # shared aggregates of the area modules
+
+    def get(self, scope: str, name: str, entity: Any) -> Value:
+        key = (scope, name, entity_id(entity))
+        found = self.cache.get(key)
+        if found is None:
+            found = catalogue()[scope][name].compute(self, entity)
+            self.cache[key] = found
+        return found
+
+    def location(self, scope: str, entity: Any) -> Location | None:
+        return self.site.where(scope, entity_id(entity))
+
+
+def entity_id(entity: Any) -> str:
+    return entity.id
+
+
+_QUANTITIES: dict[str, dict[str, QuantitySpec]] = {}
+_SCOPES: dict[str, ScopeSpec] = {}
+
+
+def scope(name: str, title: str) -> Callable[[Callable[[Site], Iterable[tuple[str, Any]]]], Any]:
+    """Register a scope with the function listing its entities."""
+
+    def register(func: Callable[[Site], Iterable[tuple[str, Any]]]) -> Any:
+        _SCOPES[name] = ScopeSpec(name, title, func)
+        _QUANTITIES.setdefault(name, {})
+        return func
+
+    return register
+
+
+def quantity(
+    scope_name: str, name: str, kind: str, description: str
+) -> Callable[[Callable[[Context, Any], Value]], Any]:
+    """Register a derived quantity of ``scope_name``."""
+
+    def register(func: Callable[[Context, Any], Value]) -> Any:
+        _QUANTITIES.setdefault(scope_name, {})[name] = QuantitySpec(
+            scope_name, name, kind, description, func
+        )
+        return func
+
+    return register
+
+
+def catalogue() -> dict[str, dict[str, QuantitySpec]]:
+    """Every derived quantity by scope and name."""
+    if not _SCOPES:
+        from facility.engine import derive_air, derive_floor, derive_liquid, derive_power  # noqa: F401
+    return _QUANTITIES
+
+
+def scopes() -> dict[str, ScopeSpec]:
+    catalogue()
+    return _SCOPES

@@ -1,0 +1,445 @@
+"""Rules as data: loading rule files and profiles, checking them before any site is seen.
+
+A rule file (``rules/<area>/<CODE>.yaml``) holds one rule: code, name, title, area, scope,
+severity, parameters with units, ``observed`` and ``limit`` expressions, the ``condition``
+that must hold, ``why``, ``known_problems``, ``references``, retired ``aliases``. Names and
+dimensions are checked when the rules load: a rule comparing a temperature with a power
+fails here, with the file and field, not later on a site.
+
+A profile (``rules/profiles/<name>.yaml``) selects rules, re-parameterises them, changes
+severities (also by tag, e.g. every ``single-failure`` rule to ``error``) and sets the
+audit-wide assumptions (the power bases).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from facility.engine.expression import (
+    BOOLEAN,
+    Expression,
+    ExpressionError,
+    Type,
+    compile_expression,
+    kind_type,
+)
+from facility.engine.quantities import Assumptions, catalogue
+from facility.model.base import Strict
+from facility.model.source import (
+    InputError,
+    Location,
+    Problem,
+    SourceMap,
+    field_name,
+    read_document,
+)
+from facility.units import KINDS, QuantityError, conversion, parse_quantity
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+AREAS = ("power", "liquid", "air", "floor")
+
+
+def bundled_rules_dir() -> Path:
+    """The rules shipped with facility (the repository's rules/, or the wheel's copy)."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here.parent / "rules", here / "_data" / "rules"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("the bundled rules directory is missing")
+
+
+class RuleFile(Strict):
+    code: str = Field(pattern=r"^[A-Z]{2,5}-\d{3}$")
+    name: str = Field(pattern=r"^[a-z]+(\.[a-z_]+)+$")
+    title: str
+    area: Literal["power", "liquid", "air", "floor"]
+    scope: str
+    severity: Severity
+    tags: list[str] = []
+    parameters: dict[str, str | float | int] = {}
+    when: str | None = None
+    observed: str
+    limit: str
+    condition: str
+    requirement: str
+    why: str
+    known_problems: str = ""
+    references: list[str] = Field(min_length=1)
+    aliases: list[str] = []
+    examples: dict[Literal["passing", "failing"], str] = {}
+
+
+class ProfileFile(Strict):
+    name: str
+    description: str
+    extends: str | None = None
+    assumptions: dict[
+        Literal["electrical_power_basis", "thermal_power_basis"], Literal["peak", "nominal"]
+    ] = {}
+    select: list[str] | Literal["all"] = "all"
+    ignore: list[str] = []
+    severity: dict[str, Severity] = {}
+    severity_by_tag: dict[str, Severity] = {}
+    parameters: dict[str, dict[str, str | float | int]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    value: float
+    kind: str
+    text: str
+
+
+@dataclass(slots=True)
+class Rule:
+    """A loaded, checked rule with its (profile-adjusted) parameters and severity."""
+
+    spec: RuleFile
+    file: str
+    severity: Severity
+    parameters: dict[str, Parameter]
+    observed: Expression
+    limit: Expression
+    condition: Expression
+    when: Expression | None
+    kind: str  # the kind of observed and limit
+
+    @property
+    def code(self) -> str:
+        return self.spec.code
+
+
+@dataclass(slots=True)
+class RuleSet:
+    rules: list[Rule]
+    profile: str
+    profile_description: str
+    assumptions: Assumptions
+    version: str  # sha256 over the rule and profile files, shortened
+    sources: list[str] = field(default_factory=list)
+
+    def by_code(self, code: str) -> Rule | None:
+        for rule in self.rules:
+            if rule.code == code or code in rule.spec.aliases or rule.spec.name == code:
+                return rule
+        return None
+
+
+def parameter_kind(text: str | float | int) -> str:
+    """The kind of a parameter value from its unit ('60 degC' → temperature)."""
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        return "fraction"
+    assert isinstance(text, str)
+    parts = text.strip().split(None, 1)
+    unit = parts[1] if len(parts) > 1 else ""
+    if unit in ("%", "percent", ""):
+        return "fraction"
+    conv = conversion(unit)
+    if conv.dimensionality == "[temperature]":
+        return "temperature" if conv.is_offset_unit else "temperature_difference"
+    if conv.is_apparent_power:
+        return "apparent_power"
+    for kind in KINDS.values():
+        if kind.dimensionality == conv.dimensionality and kind.name not in (
+            "apparent_power",
+            "temperature",
+        ):
+            return kind.name
+    raise QuantityError(f"'{text}' is not a quantity a rule can use")
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.digest = hashlib.sha256()
+        self.sources: list[str] = []
+
+    def read(self, path: Path) -> tuple[Any, SourceMap]:
+        data, source, raw = read_document(path)
+        self.digest.update(path.name.encode() + b"\0" + raw)
+        self.sources.append(str(path))
+        return data, source
+
+    def problem(self, source: SourceMap, path: tuple[str | int, ...], message: str) -> None:
+        self.problems.append(Problem(source.locate(path), field_name(path), message))
+
+    def validation(self, exc: ValidationError, source: SourceMap) -> None:
+        for error in exc.errors(include_url=False):
+            path = tuple(p for p in error["loc"] if isinstance(p, str | int))
+            message = error["msg"].removeprefix("Value error, ")
+            if error["type"] == "extra_forbidden":
+                message = f"unknown field '{path[-1]}'"
+            self.problems.append(Problem(source.locate(path), field_name(path), message))
+
+
+def _rule_files(directory: Path) -> list[Path]:
+    return sorted(
+        p for p in directory.rglob("*.yaml") if "profiles" not in p.relative_to(directory).parts
+    )
+
+
+def load_rules(
+    directories: list[Path] | None = None,
+    profile: str = "supernode",
+    profile_dirs: list[Path] | None = None,
+) -> RuleSet:
+    """Load rule files from ``directories`` (the bundled ones by default) under ``profile``.
+
+    Raises InputError listing every problem: syntax, unknown names, dimension mismatches,
+    duplicate codes, unknown profile or rule codes in the profile.
+    """
+    loader = _Loader()
+    dirs = directories if directories is not None else [bundled_rules_dir()]
+    specs: list[tuple[RuleFile, SourceMap]] = []
+    for directory in dirs:
+        for path in _rule_files(directory):
+            try:
+                data, source = loader.read(path)
+            except InputError as error:
+                loader.problems.extend(error.problems)
+                continue
+            try:
+                specs.append((RuleFile.model_validate(data), source))
+            except ValidationError as exc:
+                loader.validation(exc, source)
+    codes: dict[str, Location] = {}
+    for spec, source in specs:
+        where = source.locate(("code",))
+        if spec.code in codes:
+            loader.problems.append(
+                Problem(
+                    where, "code", f"duplicate rule code {spec.code} (also at {codes[spec.code]})"
+                )
+            )
+        codes[spec.code] = where
+
+    profiles = _load_profile_chain(
+        loader, profile, (profile_dirs or []) + [d / "profiles" for d in dirs]
+    )
+    if loader.problems:
+        raise InputError(loader.problems)
+    settings = _merge_profiles(profiles)
+    known = {spec.code for spec, _ in specs}
+    for code in [*settings["codes"], *settings["severity"], *settings["parameters"]]:
+        if code not in known:
+            prof, source = profiles[-1]
+            loader.problem(source, (), f"profile '{prof.name}' names unknown rule {code}")
+
+    rules: list[Rule] = []
+    for spec, source in specs:
+        selected = settings["select"] == "all" or spec.code in settings["select"]
+        if not selected or spec.code in settings["ignore"]:
+            continue
+        rule = _check_rule(loader, spec, source, settings)
+        if rule is not None:
+            rules.append(rule)
+    if loader.problems:
+        raise InputError(loader.problems)
+    rules.sort(key=lambda r: r.code)
+    assumptions = Assumptions(**settings["assumptions"])
+    return RuleSet(
+        rules,
+        profiles[-1][0].name,
+        profiles[-1][0].description,
+        assumptions,
+        loader.digest.hexdigest()[:16],
+        loader.sources,
+    )
+
+
+def _load_profile_chain(
+    loader: _Loader, name: str, dirs: list[Path]
+) -> list[tuple[ProfileFile, SourceMap]]:
+    chain: list[tuple[ProfileFile, SourceMap]] = []
+    seen: set[str] = set()
+    current: str | None = name
+    while current is not None:
+        if current in seen:
+            loader.problems.append(
+                Problem(Location(current, 1, 1), "extends", "profiles extend each other in a loop")
+            )
+            break
+        seen.add(current)
+        path = (
+            Path(current)
+            if current.endswith(".yaml")
+            else next(
+                (d / f"{current}.yaml" for d in dirs if (d / f"{current}.yaml").is_file()), None
+            )
+        )
+        if path is None or not path.is_file():
+            available = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
+            loader.problems.append(
+                Problem(
+                    Location(current, 1, 1),
+                    "",
+                    f"unknown profile '{current}' (available: {', '.join(available)})",
+                )
+            )
+            break
+        try:
+            data, source = loader.read(path)
+            profile = ProfileFile.model_validate(data)
+        except InputError as error:
+            loader.problems.extend(error.problems)
+            break
+        except ValidationError as exc:
+            loader.validation(exc, source)
+            break
+        chain.append((profile, source))
+        current = profile.extends
+    chain.reverse()  # base first
+    return chain
+
+
+def _merge_profiles(chain: list[tuple[ProfileFile, SourceMap]]) -> dict[str, Any]:
+    merged: dict[str, Any] = {
+        "assumptions": {},
+        "select": "all",
+        "ignore": set(),
+        "severity": {},
+        "severity_by_tag": {},
+        "parameters": {},
+        "codes": [],
+    }
+    for profile, _ in chain:
+        merged["assumptions"].update(profile.assumptions)
+        if profile.select != "all":
+            merged["select"] = set(profile.select)
+            merged["codes"] += list(profile.select)
+        merged["ignore"] |= set(profile.ignore)
+        merged["codes"] += list(profile.ignore)
+        merged["severity"].update(profile.severity)
+        merged["severity_by_tag"].update(profile.severity_by_tag)
+        for code, params in profile.parameters.items():
+            merged["parameters"].setdefault(code, {}).update(params)
+    return merged
+
+
+def _check_rule(
+    loader: _Loader, spec: RuleFile, source: SourceMap, settings: dict[str, Any]
+) -> Rule | None:
+    before = len(loader.problems)
+    quantities = catalogue().get(spec.scope)
+    if quantities is None:
+        loader.problem(
+            source,
+            ("scope",),
+            f"unknown scope '{spec.scope}' (known: {', '.join(sorted(catalogue()))})",
+        )
+        return None
+    names: dict[str, Type] = {name: kind_type(q.kind) for name, q in quantities.items()}
+    parameters: dict[str, Parameter] = {}
+    overrides = settings["parameters"].get(spec.code, {})
+    for name in overrides:
+        if name not in spec.parameters:
+            loader.problem(
+                source,
+                ("parameters",),
+                f"the profile sets unknown parameter '{name}' of {spec.code}",
+            )
+    for name, raw in spec.parameters.items():
+        if name in names:
+            loader.problem(
+                source, ("parameters", name), f"parameter '{name}' hides a derived quantity"
+            )
+            continue
+        try:
+            kind = parameter_kind(raw)
+            value = (
+                raw
+                if kind == "fraction" and not isinstance(raw, str)
+                else parse_quantity(raw, kind)
+            )
+            if name in overrides:
+                new_kind = parameter_kind(overrides[name])
+                if new_kind != kind:
+                    raise QuantityError(
+                        f"the profile sets '{name}' to '{overrides[name]}' ({new_kind.replace('_', ' ')}), "
+                        f"but the rule declares {kind.replace('_', ' ')}"
+                    )
+                raw = overrides[name]
+                value = (
+                    raw
+                    if kind == "fraction" and not isinstance(raw, str)
+                    else parse_quantity(raw, kind)
+                )
+        except QuantityError as exc:
+            loader.problem(source, ("parameters", name), str(exc))
+            continue
+        parameters[name] = Parameter(name, float(value), kind, str(raw))
+        names[name] = kind_type(kind)
+
+    def compile_field(
+        field_name_: str, text: str, scope_names: dict[str, Type]
+    ) -> Expression | None:
+        try:
+            return compile_expression(text, scope_names)
+        except ExpressionError as exc:
+            loader.problem(source, (field_name_,), str(exc))
+            return None
+
+    observed = compile_field("observed", spec.observed, names)
+    limit = compile_field("limit", spec.limit, names)
+    when = compile_field("when", spec.when, names) if spec.when else None
+    if when is not None and not when.type.boolean:
+        loader.problem(source, ("when",), "'when' must be a condition (true or false)")
+    kind = "count"
+    if observed is not None and limit is not None:
+        if observed.type != limit.type:
+            loader.problem(
+                source,
+                ("limit",),
+                f"observed is {observed.type.describe()} but limit is {limit.type.describe()}",
+            )
+        kind = _kind_of(observed.type, observed, quantities, parameters)
+    condition = None
+    if observed is not None and limit is not None:
+        condition = compile_field(
+            "condition", spec.condition, {**names, "observed": observed.type, "limit": limit.type}
+        )
+        if condition is not None and condition.type != BOOLEAN:
+            loader.problem(
+                source, ("condition",), "the condition must be a comparison (true or false)"
+            )
+    if len(loader.problems) > before or observed is None or limit is None or condition is None:
+        return None
+    severity = settings["severity"].get(spec.code)
+    if severity is None:
+        for tag in spec.tags:
+            severity = settings["severity_by_tag"].get(tag, severity)
+    return Rule(
+        spec,
+        source.file,
+        severity or spec.severity,
+        parameters,
+        observed,
+        limit,
+        condition,
+        when,
+        kind,
+    )
+
+
+def _kind_of(
+    t: Type, expression: Expression, quantities: dict[str, Any], parameters: dict[str, Parameter]
+) -> str:
+    """The display kind of an observed value: the named quantity's own kind when it is one."""
+    text = expression.text.strip()
+    if text in quantities:
+        return str(quantities[text].kind)
+    if text in parameters:
+        return parameters[text].kind
+    if t == kind_type("count"):
+        return "count"
+    for name in KINDS:
+        if kind_type(name) == t:
+            return name
+    return "count"
