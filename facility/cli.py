@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -58,14 +59,105 @@ def main_options(
     """Is this hall ready for liquid-cooled AI supernode racks? And if not, exactly why."""
 
 
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    never = "never"
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+OUTPUT_SUFFIXES = {".json": "json", ".txt": "text"}
+
+
 @app.command()
 def check(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="What to print on stdout.")
+    ] = OutputFormat.text,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Also write a report file; its format follows the suffix (.json, .txt). Repeatable.",
+        ),
+    ] = None,
+    fail_on: Annotated[
+        FailOn,
+        typer.Option(help="Exit 1 when a check fails at or above this severity."),
+    ] = FailOn.error,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Rule profile (supernode, tier-iii, or a .yaml path). Default: tier-iii when the "
+            "site's design intent says Tier III, else supernode.",
+            show_default=False,
+        ),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--rules", help="An extra directory of rule files (and profiles/). Repeatable."
+        ),
+    ] = None,
+    show_passed: Annotated[bool, typer.Option(help="List passing checks too.")] = False,
 ) -> None:
-    """Load a site file and report on it.
+    """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input."""
+    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+    from facility.report.inventory import key_figures
+    from facility.report.json_report import render_json
+    from facility.report.terminal import summary_text
+    from facility.report.write import write_atomically
 
-    Until the rules land this prints what was loaded: counts, IT load and heat per loop.
-    """
+    outputs = output or []
+    for path in outputs:
+        if path.suffix.lower() not in OUTPUT_SUFFIXES:
+            known = ", ".join(OUTPUT_SUFFIXES)
+            typer.echo(
+                f"error: {path}: unknown report format '{path.suffix}' (known: {known})", err=True
+            )
+            raise typer.Exit(code=2)
+    try:
+        loaded = load_site(site)
+        directories = [bundled_rules_dir(), *(rules or [])]
+        ruleset = load_rules(directories, profile or default_profile(loaded))
+    except InputError as error:
+        raise _fail_input(error) from None
+    result = audit(loaded, ruleset)
+    figures = key_figures(loaded)
+    renderers = {
+        "json": render_json,
+        "text": lambda r: summary_text(r, key_figures=figures, show_passed=show_passed) + "\n",
+    }
+    try:
+        for path in outputs:
+            write_atomically(
+                path, renderers[OUTPUT_SUFFIXES[path.suffix.lower()]](result), protected=(site,)
+            )
+    except (OSError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo(renderers[output_format.value](result), nl=False)
+    failing = {f.severity for f in result.findings if f.status == "fail"}
+    if (fail_on is FailOn.error and "error" in failing) or (
+        fail_on is FailOn.warning and failing & {"error", "warning"}
+    ):
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def inventory(
+    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+) -> None:
+    """Print what a site file holds: counts, IT load, heat per loop and to room air."""
     from facility.model.load import load_site
     from facility.model.source import InputError
     from facility.report.inventory import inventory_text
@@ -133,6 +225,86 @@ def catalog_command(
         typer.echo(
             f"  {name}: {value}  (confidence {figure.confidence}){flag}\n      source: {figure.source}"
         )
+
+
+rules_app = typer.Typer(help="List and explain the rules.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+
+@rules_app.command("list")
+def rules_list(
+    profile: Annotated[str, typer.Option(help="Rule profile.")] = "supernode",
+) -> None:
+    """List every rule: code, severity under the profile, scope, title."""
+    from facility.engine.rules import load_rules
+    from facility.model.source import InputError
+
+    try:
+        ruleset = load_rules(profile=profile)
+    except InputError as error:
+        raise _fail_input(error) from None
+    for rule in ruleset.rules:
+        typer.echo(f"{rule.code}  {rule.severity:<7}  {rule.spec.scope:<14}  {rule.spec.title}")
+
+
+@rules_app.command("explain")
+def rules_explain(
+    code: Annotated[str, typer.Argument(help="Rule code (PWR-001) or name.", show_default=False)],
+    profile: Annotated[str, typer.Option(help="Rule profile.")] = "supernode",
+) -> None:
+    """Explain one rule: what it checks, why, its condition, parameters and references."""
+    from facility.engine.quantities import catalogue
+    from facility.engine.rules import load_rules
+    from facility.model.source import InputError
+    from facility.report.quantities import format_quantity
+
+    try:
+        ruleset = load_rules(profile=profile)
+    except InputError as error:
+        raise _fail_input(error) from None
+    rule = ruleset.by_code(code)
+    if rule is None:
+        typer.echo(f"error: no rule '{code}' (see: facility rules list)", err=True)
+        raise typer.Exit(code=2)
+    spec = rule.spec
+    quantities = catalogue()[spec.scope]
+    lines = [
+        f"{spec.code} {spec.name}",
+        spec.title,
+        "",
+        f"area: {spec.area}   scope: {spec.scope}   severity: {rule.severity} (profile {ruleset.profile})"
+        + (f"   tags: {', '.join(spec.tags)}" if spec.tags else ""),
+        "",
+        f"requirement: {spec.requirement}",
+        f"condition:   {spec.condition}",
+        f"  observed = {spec.observed}",
+        f"  limit    = {spec.limit}",
+    ]
+    if spec.when:
+        lines.append(f"  applies when {spec.when}")
+    for name in sorted(rule.observed.names | rule.limit.names):
+        if name in quantities:
+            lines.append(f"  {name}: {quantities[name].description}")
+    if rule.parameters:
+        lines += ["", "parameters:"]
+        for p in rule.parameters.values():
+            shown = (
+                format_quantity(p.value, p.kind)
+                if p.kind != "fraction" or "%" in p.text
+                else p.text
+            )
+            lines.append(f"  {p.name} = {shown}")
+    lines += ["", "why:", f"  {spec.why.strip()}"]
+    if spec.known_problems:
+        lines += ["", "known problems:", f"  {spec.known_problems.strip()}"]
+    if spec.examples:
+        lines += ["", "examples:"]
+        for key, text in spec.examples.items():
+            lines.append(f"  {key}: {text}")
+    lines += ["", "references:", *(f"  - {ref}" for ref in spec.references)]
+    if spec.aliases:
+        lines.append(f"aliases: {', '.join(spec.aliases)}")
+    typer.echo("\n".join(lines))
 
 
 def main() -> None:

@@ -16,7 +16,6 @@ A checked expression is compiled into nested closures (no ``eval``) that evaluat
 from __future__ import annotations
 
 import ast
-import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -95,13 +94,23 @@ def _combine(a: Type, b: Type, sign: int) -> Type:
 
 Evaluator = Callable[[Mapping[str, float]], float]
 
+# Values within one part in 10⁹ compare equal: a limit written in degF or psi converts to SI
+# with rounding noise (89.6 degF → 32.000000000000114 °C), and that noise must not decide a
+# verdict. Differences an engineer could measure are many orders of magnitude larger.
+RELATIVE_TOLERANCE = 1e-9
+
+
+def _tolerance(a: float, b: float) -> float:
+    return RELATIVE_TOLERANCE * max(abs(a), abs(b), 1e-300)
+
+
 _COMPARE: dict[type, Callable[[float, float], bool]] = {
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
+    ast.Lt: lambda a, b: a < b - _tolerance(a, b),
+    ast.LtE: lambda a, b: a <= b + _tolerance(a, b),
+    ast.Gt: lambda a, b: a > b + _tolerance(a, b),
+    ast.GtE: lambda a, b: a >= b - _tolerance(a, b),
+    ast.Eq: lambda a, b: abs(a - b) <= _tolerance(a, b),
+    ast.NotEq: lambda a, b: abs(a - b) > _tolerance(a, b),
 }
 COMPARISON_SYMBOLS = {
     ast.Lt: "<",

@@ -57,9 +57,14 @@ def inventory(site: Site) -> Inventory:
 
 def inventory_text(site: Site) -> str:
     """A short, plain-text summary of what was loaded."""
+    return "\n".join([f"{site.info.name} — {site.file}", "", *key_figures(site)])
+
+
+def key_figures(site: Site) -> list[str]:
+    """Counts, IT load, heat per loop and to room air, as lines of text."""
     inv = inventory(site)
     counts = site.summary()
-    lines = [f"{site.info.name} — {site.file}", ""]
+    lines = []
     lines.append(
         "loaded: " + ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in counts.items() if n)
     )
@@ -79,4 +84,4 @@ def inventory_text(site: Site) -> str:
             f"to liquid{note}"
         )
     lines.append(f"residual heat to room air: {format_quantity(inv.residual_air_heat, 'power')}")
-    return "\n".join(lines)
+    return lines

@@ -1,0 +1,56 @@
+"""Turning findings into plain, formatted values: shared by every output format."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from facility.engine.findings import Finding
+from facility.engine.quantities import Value
+from facility.report.quantities import DISPLAY, display_value, format_quantity
+
+
+def unit_of(kind: str) -> str:
+    return DISPLAY[kind][1] if kind in DISPLAY else ""
+
+
+def text_of(value: float | None, kind: str) -> str:
+    if value is None:
+        return "—"
+    if kind in DISPLAY:
+        return format_quantity(value, kind)
+    if kind == "count":
+        return f"{value:g}"
+    return f"{value:.6g}"
+
+
+def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    shown = display_value(value, kind) if kind in DISPLAY else value
+    return {"value": round(shown, 6), "unit": unit_of(kind), "text": text_of(value, kind)}
+
+
+def working(value: Value | None, kind: str) -> str:
+    """'√3 · V_LL · I · DF with V = 415 V, I = 63 A, DF = 80.0 % → 36.2 kVA'."""
+    if value is None or value.value is None:
+        return ""
+    result = text_of(value.value, kind)
+    if not value.formula:
+        return result
+    if not value.inputs:
+        return f"{value.formula} = {result}"
+    inputs = ", ".join(f"{symbol} = {text_of(v, k)}" for symbol, v, k in value.inputs)
+    return f"{value.formula}, with {inputs} → {result}"
+
+
+def message(f: Finding) -> str:
+    """One line saying what was found."""
+    if f.status == "not_evaluated":
+        return "not evaluated: " + "; ".join(f.missing)
+    observed = text_of(f.observed.value if f.observed else None, f.kind)
+    limit = text_of(f.limit.value if f.limit else None, f.kind)
+    word = {"pass": "within", "fail": "violates", "waived": "violates (waived)"}[f.status]
+    margin = ""
+    if f.margin is not None:
+        margin = f", margin {text_of(f.margin, f.kind) if f.kind not in ('temperature',) else format_quantity(f.margin, 'temperature_difference')}"
+    return f"{observed} {word} the limit: must be {f.relation} {limit}{margin}"

@@ -1,0 +1,69 @@
+"""The JSON result: a documented, versioned schema (docs/json-result.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from facility import __version__
+from facility.engine.findings import AuditResult, Finding
+from facility.report.findings_view import message, quantity_json, working
+from facility.report.quantities import format_quantity
+
+SCHEMA = "facility-result/1"
+
+
+def finding_json(f: Finding) -> dict[str, Any]:
+    margin_kind = "temperature_difference" if f.kind == "temperature" else f.kind
+    return {
+        "id": f.id,
+        "rule": f.rule,
+        "name": f.name,
+        "title": f.title,
+        "area": f.area,
+        "severity": f.severity,
+        "status": f.status,
+        "entity": {"kind": f.entity_kind, "id": f.entity_id},
+        "observed": quantity_json(f.observed.value if f.observed else None, f.kind),
+        "limit": quantity_json(f.limit.value if f.limit else None, f.kind),
+        "relation": f.relation or None,
+        "margin": quantity_json(f.margin, margin_kind),
+        "message": message(f),
+        "how": {"observed": working(f.observed, f.kind), "limit": working(f.limit, f.kind)},
+        "missing": list(f.missing),
+        "source": (
+            {"file": f.location.file, "line": f.location.line, "column": f.location.column}
+            if f.location
+            else None
+        ),
+    }
+
+
+def result_json(result: AuditResult) -> dict[str, Any]:
+    counts = result.counts()
+    failing: dict[str, int] = {"error": 0, "warning": 0, "info": 0}
+    for f in result.findings:
+        if f.status == "fail":
+            failing[f.severity] += 1
+    findings = sorted(result.findings, key=lambda f: (f.rule, f.entity_kind, f.entity_id))
+    return {
+        "schema": SCHEMA,
+        "tool": {"name": "facility", "version": __version__},
+        "site": {"name": result.site_name, "file": result.site_file, "sha256": result.site_sha256},
+        "profile": result.profile,
+        "rules_version": result.rules_version,
+        "assumptions": {
+            "electrical_power_basis": result.assumptions["electrical_power_basis"],
+            "thermal_power_basis": result.assumptions["thermal_power_basis"],
+            "continuous_load_derating": format_quantity(
+                float(result.assumptions["continuous_load_derating"]), "fraction"
+            ),
+        },
+        "verdict": result.verdict,
+        "counts": {**counts, "failing_by_severity": failing},
+        "findings": [finding_json(f) for f in findings],
+    }
+
+
+def render_json(result: AuditResult) -> str:
+    return json.dumps(result_json(result), indent=2, ensure_ascii=False) + "\n"
