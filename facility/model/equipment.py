@@ -6,6 +6,7 @@ unknown; a check that needs a missing figure reports "not evaluated", never a pa
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -103,7 +104,7 @@ def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
         found.append((("peak_power", "nominal_power"), "peak_power is below nominal_power"))
     if f.flow_table is not None:
         temps = [p.supply_temperature for p in f.flow_table]
-        if len(temps) < 2 or any(b <= a for a, b in zip(temps, temps[1:], strict=False)):
+        if len(temps) < 2 or any(b <= a for a, b in pairwise(temps)):
             found.append(
                 (
                     ("flow_table",),

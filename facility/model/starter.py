@@ -20,7 +20,7 @@ rooms:
 floor_zones:
   - id: zone-1
     construction: slab               # or raised_floor (then give concentrated_load_rating)
-    uniform_load_rating: 20 kPa
+    uniform_load_rating: 25 kPa       # a filled NVL72-class rack puts ~20 kPa on its footprint
     area: 100 m**2
 
 rack_types:
@@ -62,6 +62,6 @@ rows:
     zone: zone-1
     loop: tcs-1
     pdus:
-      A: {type: pdu-63a, count: 4}   # R01-A1 … R01-A4
-      B: {type: pdu-63a, count: 4}
+      A: {type: pdu-63a, count: 5}   # R01-A1 … R01-A5: 5 × 36.2 kVA ≥ 155 kW / 0.95 on one side
+      B: {type: pdu-63a, count: 5}
 """

@@ -1,0 +1,198 @@
+"""The command line, driven through typer's CliRunner: exit codes, stdout and stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from facility import __version__, catalog
+from facility.cli import app
+from facility.model.load import load_site
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+# --- check ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["hall-b3.yaml", "hall-b3-us.yaml"])
+def test_check_hall_b3_prints_the_it_load(name):
+    result = run("check", str(EXAMPLES / name))
+    # Hall B3 is not ready (scenarios/hall-b3.md): findings at error level exit 1, not 2
+    assert result.exit_code == 1, result.stderr
+    assert "verdict: NOT READY" in result.stdout
+    out = result.stdout
+    assert out.startswith("Hall B3 — ")
+    # IT load: 8 · 135 + 12 · 32 = 1,080 + 384 = 1,464 kW nominal;
+    #          8 · 155 + 12 · 38 = 1,240 + 456 = 1,696 kW peak
+    assert "IT load: 1,464.0 kW nominal, 1,696.0 kW peak" in out
+    # TCS-A: 8 · 135 · 0.90 = 972.0 kW; TCS-B: 12 · 32 · 0.85 = 326.4 kW
+    assert "loop TCS-A: 8 racks, 972.0 kW to liquid" in out
+    assert "loop TCS-B: 12 racks, 326.4 kW to liquid" in out
+    # air: 8 · 135 · 0.10 + 12 · 32 · 0.15 = 108 + 57.6 = 165.6 kW
+    assert "residual heat to room air: 165.6 kW" in out
+    assert "20 racks, 88 pdus" in out
+    assert "Traceback" not in result.output
+
+
+def test_check_small_ready_site():
+    result = run("check", str(EXAMPLES / "small-ready.yaml"))
+    assert result.exit_code == 0, result.stdout + result.stderr  # ready: every check passes
+    # 4 · 135 = 540 kW nominal; 4 · 155 = 620 kW peak; 4 · 135 · 0.9 = 486 kW; 4 · 13.5 = 54 kW
+    assert "IT load: 540.0 kW nominal, 620.0 kW peak" in result.stdout
+    assert "loop TCS-1: 4 racks, 486.0 kW to liquid" in result.stdout
+    assert "residual heat to room air: 54.0 kW" in result.stdout
+
+
+def test_check_bad_input_exits_2_with_every_problem_on_stderr(tmp_path):
+    site = tmp_path / "bad.yaml"
+    site.write_text(
+        "site: {name: T}\nrack_types:\n  - {id: t1, nominal_power: 132 kg, peak_power: 150}\n",
+        encoding="utf-8",
+    )
+    result = run("check", str(site))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"error: {site}:3:14: rack_types[0].nominal_power: expected a power like '132 kW', "
+        "got '132 kg', which is a mass",
+        f"error: {site}:3:37: rack_types[0].peak_power: missing unit: expected a power like "
+        "'132 kW', got the bare number 150",
+        "2 problems found; nothing was written.",
+    ]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"site:\n  name: T\n racks: [\n", ":3:2: invalid YAML"),
+        (b"site: !!python/object/apply:os.system [ls]\n", ":1:7: site: YAML tag"),
+        (b"site:\n  name: Caf\xe9\n", ":2:12: not UTF-8 text"),
+        (b"", ":1:1: the file is empty"),
+    ],
+)
+def test_check_hostile_input_never_leaks_a_traceback(tmp_path, content, expected):
+    site = tmp_path / "site.yaml"
+    site.write_bytes(content)
+    result = run("check", str(site))
+    assert result.exit_code == 2
+    assert f"error: {site}{expected}" in result.stderr
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_check_missing_file(tmp_path):
+    result = run("check", str(tmp_path / "nope.yaml"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {tmp_path / 'nope.yaml'}:1:1: file not found")
+
+
+def test_check_writes_nothing_on_bad_input(tmp_path):
+    site = tmp_path / "bad.yaml"
+    site.write_text("site: {name: T}\nunknown: 1\n", encoding="utf-8")
+    result = run("check", str(site), "--output", str(tmp_path / "report.json"))
+    assert result.exit_code == 2
+    assert "nothing was written" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.yaml"]
+
+
+# --- schema -----------------------------------------------------------------------------------
+
+
+def test_schema_is_json_describing_the_site_file():
+    result = run("schema")
+    assert result.exit_code == 0
+    schema = json.loads(result.stdout)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["required"] == ["site"]
+    assert schema["additionalProperties"] is False
+    assert {"site", "rack_types", "rows", "racks", "power", "cooling"} <= set(schema["properties"])
+
+
+@pytest.mark.parametrize("name", ["hall-b3.yaml", "hall-b3-us.yaml", "small-ready.yaml"])
+def test_schema_accepts_the_examples(name):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(run("schema").stdout)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    data = yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
+    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(data)]
+    assert errors == []
+
+
+def test_schema_rejects_a_typo():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(run("schema").stdout)
+    data = {"site": {"name": "T"}, "rack_types": [{"id": "t", "nominal_powr": "10 kW"}]}
+    assert not jsonschema.Draft202012Validator(schema).is_valid(data)
+
+
+# --- init -------------------------------------------------------------------------------------
+
+
+def test_init_writes_a_starter_that_loads(tmp_path):
+    target = tmp_path / "site.yaml"
+    result = run("init", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert str(target) in result.stdout
+    site = load_site(target)
+    assert len(site.racks) == 4
+    check = run("check", str(target))
+    assert check.exit_code in (0, 1), check.stderr  # loads; findings are allowed
+    assert "IT load: 540.0 kW nominal" in check.stdout  # 4 · 135 kW
+
+
+def test_init_refuses_to_overwrite_without_force(tmp_path):
+    target = tmp_path / "site.yaml"
+    target.write_text("mine\n", encoding="utf-8")
+    result = run("init", str(target))
+    assert result.exit_code == 2
+    assert "exists; use --force" in result.stderr
+    assert target.read_text(encoding="utf-8") == "mine\n"
+    forced = run("init", str(target), "--force")
+    assert forced.exit_code == 0
+    assert load_site(target).racks
+
+
+# --- catalog and version --------------------------------------------------------------------------
+
+
+def test_catalog_lists_every_entry():
+    result = run("catalog")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(catalog.entries())
+    assert any(line.startswith("gb300-nvl72 ") and "rack_type" in line for line in lines)
+    assert any(line.startswith("vertiv-xdu1350 ") and "cdu" in line for line in lines)
+
+
+def test_catalog_shows_one_entry_with_sources():
+    result = run("catalog", "gb300-nvl72")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert out.startswith("gb300-nvl72 — GB300 NVL72-class rack (rack_type)")
+    assert "  peak_power: 155 kW  (confidence M)" in out
+    assert "source: Lenovo LP2357" in out
+    assert "power_factor: 0.95  (confidence L)  [assumption]" in out
+
+
+def test_catalog_unknown_entry_exits_2():
+    result = run("catalog", "nope")
+    assert result.exit_code == 2
+    assert "no catalog entry 'nope'" in result.stderr
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"facility {__version__}"
