@@ -75,6 +75,10 @@ def _rack_heat(ctx: Context, rack: Rack) -> Value:
     power = f.nominal_power if basis == "nominal" else f.peak_power
     if power is None:
         return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+    if f.cooling is None and f.liquid_heat_fraction is None:
+        return Value.unknown(
+            f"rack type '{rack.type.id}' has neither cooling nor liquid_heat_fraction"
+        )
     if not rack.type.is_liquid:
         return Value(0.0)
     if f.liquid_heat_fraction is None:

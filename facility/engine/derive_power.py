@@ -200,14 +200,24 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     pdus = _downstream_pdus(ctx, element_id)
     if not pdus:
         return Value.unknown(f"nothing in the site is fed by '{element_id}'")
-    total = 0.0
+    by_side: dict[str, float] = {}
     for pdu in pdus:
         v = ctx.get("pdu", per_pdu, pdu)
         if v.value is None:
             return v
-        total += v.value
-    label = "normal" if per_pdu == "pdu_load" else "after losing the other side"
-    return Value(total, f"Σ PDU loads ({label})", (("n_PDU", len(pdus), "count"),))
+        by_side[pdu.side] = by_side.get(pdu.side, 0.0) + v.value
+    total = sum(by_side.values())
+    if per_pdu == "pdu_load":
+        return Value(total, "Σ PDU loads (normal)", (("n_PDU", len(pdus), "count"),))
+    # One side is lost: its PDUs below this element drop out, the others carry whole racks.
+    # The worst single loss is the side that leaves the most load here.
+    all_sides = {side for rack in ctx.site.racks for side in rack.pdus}
+    worst = max(total - by_side.get(lost, 0.0) for lost in all_sides)
+    return Value(
+        worst,
+        "max over the lost side of Σ surviving PDU loads",
+        (("n_PDU", len(pdus), "count"),),
+    )
 
 
 @quantity("distribution", "distribution_load", "apparent_power", "Load in normal operation")
@@ -294,3 +304,8 @@ def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
         "(n_installed − 1) · S_module",
         (("n_installed", m.installed, "count"), ("S_module", m.capacity, "apparent_power")),
     )
+
+
+@quantity("power_source", "has_modules", "boolean", "True when the source declares modules")
+def has_modules(ctx: Context, source: Any) -> Value:
+    return Value(float(source.modules is not None))

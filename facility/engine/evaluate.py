@@ -89,9 +89,13 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
             return None  # the rule does not apply to this entity
     if missing:
         return Finding(status="not_evaluated", missing=tuple(dict.fromkeys(missing)), **common)  # type: ignore[arg-type]
-    observed = rule.observed.evaluate(env)
-    limit = rule.limit.evaluate(env)
-    holds = bool(rule.condition.evaluate({**env, "observed": observed, "limit": limit}))
+    try:
+        observed = rule.observed.evaluate(env)
+        limit = rule.limit.evaluate(env)
+        holds = bool(rule.condition.evaluate({**env, "observed": observed, "limit": limit}))
+    except ZeroDivisionError:
+        reason = f"{rule.code}'s expressions divide by zero for this entity"
+        return Finding(status="not_evaluated", missing=(reason,), **common)  # type: ignore[arg-type]
     margin, relation = _margin(rule, observed, limit)
     return Finding(
         status="pass" if holds else "fail",

@@ -16,6 +16,7 @@ A checked expression is compiled into nested closures (no ``eval``) that evaluat
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -233,7 +234,7 @@ def _comparison(
     node: ast.Compare, names: Mapping[str, Type], used: set[str], text: str
 ) -> tuple[Type, Evaluator]:
     operands = [_compile(n, names, used, text) for n in (node.left, *node.comparators)]
-    for (at, _), (bt, _) in zip(operands, operands[1:], strict=False):
+    for (at, _), (bt, _) in itertools.pairwise(operands):
         if at != bt:
             raise ExpressionError(
                 f"cannot compare {at.describe()} with {bt.describe()}: '{ast.unparse(node)}' in '{text}'"

@@ -1,0 +1,404 @@
+"""Loading rules and profiles: every mistake is an InputError at its file, line and field.
+
+Bad rules are written into a rule tree under tmp_path, next to copies of the bundled profiles,
+and loaded with ``load_rules(directories=[tree], profile=...)``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from facility.engine.rules import RuleSet, bundled_rules_dir, load_rules
+from facility.model.source import InputError, Problem
+
+PROBE = """\
+code: LIQ-900
+name: liquid.probe_rule
+title: A probe rule for the loader tests
+area: liquid
+scope: tcs_loop
+severity: error
+parameters:
+  max_return_temperature: 60 degC
+observed: return_temperature
+limit: max_return_temperature
+condition: observed <= limit
+requirement: The probe holds.
+why: The loader tests need a rule.
+references:
+  - tests/engine/test_rule_loading.py
+"""
+
+
+def tree(tmp_path: Path, files: dict[str, str], profiles: dict[str, str] | None = None) -> Path:
+    """A rule directory with the bundled profiles copied in, plus ``files`` and ``profiles``."""
+    root = tmp_path / "rules"
+    (root / "profiles").mkdir(parents=True)
+    for name in ("supernode.yaml", "tier-iii.yaml"):
+        shutil.copy(bundled_rules_dir() / "profiles" / name, root / "profiles" / name)
+    written = {**files, **{f"profiles/{name}": text for name, text in (profiles or {}).items()}}
+    for relative, text in written.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def problems(root: Path, profile: str = "supernode") -> list[Problem]:
+    with pytest.raises(InputError) as info:
+        load_rules(directories=[root], profile=profile)
+    assert info.value.problems, "an InputError carries at least one problem"
+    return info.value.problems
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based line of the first line of ``path`` that starts (after indent) with ``text``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.lstrip().startswith(text))
+
+
+def only(found: list[Problem], field: str) -> Problem:
+    matching = [p for p in found if p.field == field]
+    assert len(matching) == 1, [str(p) for p in found]
+    return matching[0]
+
+
+# --- a probe rule that is fine --------------------------------------------------------------
+
+
+def test_probe_rule_loads(tmp_path: Path) -> None:
+    ruleset = load_rules(directories=[tree(tmp_path, {"liquid/LIQ-900.yaml": PROBE})])
+    rule = ruleset.by_code("LIQ-900")
+    assert rule is not None
+    assert rule.parameters["max_return_temperature"].value == 60.0  # °C
+    assert rule.kind == "temperature"
+
+
+def test_profile_overrides_a_parameter_with_the_same_dimension(tmp_path: Path) -> None:
+    # 131 degF = (131 − 32) × 5/9 = 55 °C
+    root = tree(
+        tmp_path,
+        {"liquid/LIQ-900.yaml": PROBE},
+        {
+            "cool.yaml": (
+                "name: cool\ndescription: a cooler return limit\nextends: supernode\n"
+                "parameters:\n  LIQ-900:\n    max_return_temperature: 131 degF\n"
+            )
+        },
+    )
+    rule = load_rules(directories=[root], profile="cool").by_code("LIQ-900")
+    assert rule is not None
+    assert rule.parameters["max_return_temperature"].value == pytest.approx(55.0, rel=1e-12)
+
+
+# --- errors in a rule file -------------------------------------------------------------------
+
+
+def test_rule_comparing_a_temperature_with_a_power(tmp_path: Path) -> None:
+    bad = PROBE.replace("limit: max_return_temperature", "limit: liquid_heat")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "limit")
+    assert problem.location.file == str(path)
+    assert problem.location.line == line_of(path, "limit:")
+    assert "observed is an absolute temperature but limit is power" in problem.message
+
+
+def test_condition_comparing_a_temperature_with_a_power(tmp_path: Path) -> None:
+    bad = PROBE.replace("condition: observed <= limit", "condition: observed <= liquid_heat")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "condition")
+    assert (problem.location.file, problem.location.line) == (
+        str(path),
+        line_of(path, "condition:"),
+    )
+    assert "cannot compare an absolute temperature with power" in problem.message
+
+
+def test_unknown_quantity_name(tmp_path: Path) -> None:
+    bad = PROBE.replace("observed: return_temperature", "observed: return_temprature")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "observed")
+    assert (problem.location.file, problem.location.line) == (str(path), line_of(path, "observed:"))
+    assert "unknown name 'return_temprature'" in problem.message
+    assert "return_temperature" in problem.message  # the known names are listed
+
+
+def test_quantity_of_another_scope_is_unknown(tmp_path: Path) -> None:
+    # caster_load is a rack quantity; a tcs_loop rule cannot use it
+    bad = PROBE.replace("observed: return_temperature", "observed: caster_load")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    assert "unknown name 'caster_load'" in only(problems(root), "observed").message
+
+
+def test_unknown_scope(tmp_path: Path) -> None:
+    bad = PROBE.replace("scope: tcs_loop", "scope: tcs_lop")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "scope")
+    assert (problem.location.file, problem.location.line) == (str(path), line_of(path, "scope:"))
+    assert "unknown scope 'tcs_lop'" in problem.message
+    assert "tcs_loop" in problem.message  # the known scopes are listed
+
+
+def test_duplicate_code(tmp_path: Path) -> None:
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": PROBE, "power/LIQ-900-again.yaml": PROBE})
+    first = root / "liquid" / "LIQ-900.yaml"
+    second = root / "power" / "LIQ-900-again.yaml"
+    problem = only(problems(root), "code")
+    assert (problem.location.file, problem.location.line) == (str(second), line_of(second, "code:"))
+    assert "duplicate rule code LIQ-900" in problem.message
+    assert str(first) in problem.message  # where the first one is
+
+
+def test_yaml_syntax_error(tmp_path: Path) -> None:
+    # line 3 opens a flow mapping that never closes
+    bad = PROBE.replace("title: A probe rule for the loader tests", "title: {unclosed")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    found = problems(root)
+    assert len(found) == 1, [str(p) for p in found]
+    assert found[0].location.file == str(path)
+    assert found[0].location.line >= line_of(path, "title:")
+    assert "invalid YAML" in found[0].message
+
+
+def test_unknown_field_in_a_rule(tmp_path: Path) -> None:
+    bad = PROBE.replace("severity: error", "severity: error\nseverty: warning")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "severty")
+    assert (problem.location.file, problem.location.line) == (str(path), line_of(path, "severty:"))
+    assert "unknown field 'severty'" in problem.message
+
+
+def test_parameter_of_the_wrong_dimension_for_its_comparison(tmp_path: Path) -> None:
+    # "60 L" is a volume: the limit is then a volume, the observed value a temperature
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": PROBE.replace("60 degC", "60 L")})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "limit")
+    assert (problem.location.file, problem.location.line) == (str(path), line_of(path, "limit:"))
+    assert "observed is an absolute temperature but limit is volume" in problem.message
+
+
+def test_when_must_be_a_truth_value(tmp_path: Path) -> None:
+    bad = PROBE.replace(
+        "observed: return_temperature", "when: racks_on_loop\nobserved: return_temperature"
+    )
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    assert "'when' must be a condition" in only(problems(root), "when").message
+
+
+def test_condition_must_be_a_truth_value(tmp_path: Path) -> None:
+    bad = PROBE.replace("condition: observed <= limit", "condition: observed - limit")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    assert "the condition must be a comparison" in only(problems(root), "condition").message
+
+
+def test_every_problem_is_reported_not_the_first(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path,
+        {
+            "liquid/LIQ-900.yaml": PROBE.replace("scope: tcs_loop", "scope: nowhere"),
+            "liquid/LIQ-901.yaml": PROBE.replace("LIQ-900", "LIQ-901").replace(
+                "observed: return_temperature", "observed: nothing"
+            ),
+        },
+    )
+    files = {Path(p.location.file).name for p in problems(root)}
+    assert files == {"LIQ-900.yaml", "LIQ-901.yaml"}
+
+
+# --- errors in a profile -------------------------------------------------------------------
+
+
+def test_profile_overriding_a_parameter_with_the_wrong_dimension(tmp_path: Path) -> None:
+    # a return limit of "10 K" is a rise, not a temperature
+    root = tree(
+        tmp_path,
+        {"liquid/LIQ-900.yaml": PROBE},
+        {
+            "bad.yaml": (
+                "name: bad\ndescription: a rise where a temperature belongs\nextends: supernode\n"
+                "parameters:\n  LIQ-900:\n    max_return_temperature: 10 K\n"
+            )
+        },
+    )
+    rule_file = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root, "bad"), "parameters.max_return_temperature")
+    # reported at the rule's declaration of the parameter, naming both kinds
+    assert (problem.location.file, problem.location.line) == (
+        str(rule_file),
+        line_of(rule_file, "max_return_temperature:"),
+    )
+    assert "the profile sets 'max_return_temperature' to '10 K' (temperature difference)" in (
+        problem.message
+    )
+    assert "the rule declares temperature" in problem.message
+
+
+def test_profile_overriding_a_real_power_with_an_apparent_power(tmp_path: Path) -> None:
+    # AIR-003's limit is real power (kW); kVA would silently drop the power factor
+    root = tree(
+        tmp_path,
+        {},
+        {
+            "bad.yaml": (
+                "name: bad\ndescription: VA for W\nextends: supernode\n"
+                "parameters:\n  AIR-003:\n    max_air_cooled_power: 12 kVA\n"
+            )
+        },
+    )
+    shutil.copytree(bundled_rules_dir() / "air", root / "air")
+    problem = only(problems(root, "bad"), "parameters.max_air_cooled_power")
+    assert problem.location.file == str(root / "air" / "AIR-003.yaml")
+    assert "(apparent power), but the rule declares power" in problem.message
+
+
+def test_profile_setting_an_unknown_parameter(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path,
+        {"liquid/LIQ-900.yaml": PROBE},
+        {
+            "bad.yaml": (
+                "name: bad\ndescription: a typo\nextends: supernode\n"
+                "parameters:\n  LIQ-900:\n    max_return_temprature: 55 degC\n"
+            )
+        },
+    )
+    problem = only(problems(root, "bad"), "parameters")
+    assert "the profile sets unknown parameter 'max_return_temprature' of LIQ-900" in (
+        problem.message
+    )
+
+
+def test_unknown_profile(tmp_path: Path) -> None:
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": PROBE})
+    found = problems(root, "tier-3")
+    assert len(found) == 1
+    assert "unknown profile 'tier-3'" in found[0].message
+    assert "supernode" in found[0].message and "tier-iii" in found[0].message  # the choices
+
+
+def test_unknown_bundled_profile() -> None:
+    with pytest.raises(InputError) as info:
+        load_rules(profile="no-such-profile")
+    assert "unknown profile 'no-such-profile'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "select: [LIQ-900, PWR-999]\n",
+        "ignore: [PWR-999]\n",
+        "severity:\n  PWR-999: error\n",
+        "parameters:\n  PWR-999:\n    required_sides: 3\n",
+    ],
+    ids=["select", "ignore", "severity", "parameters"],
+)
+def test_profile_naming_an_unknown_rule(tmp_path: Path, body: str) -> None:
+    root = tree(
+        tmp_path,
+        {"liquid/LIQ-900.yaml": PROBE},
+        {"bad.yaml": "name: bad\ndescription: names a rule that is not there\n" + body},
+    )
+    found = problems(root, "bad")
+    assert len(found) == 1, [str(p) for p in found]
+    assert found[0].location.file == str(root / "profiles" / "bad.yaml")
+    assert "profile 'bad' names unknown rule PWR-999" in found[0].message
+
+
+def test_unknown_field_in_a_profile(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path,
+        {"liquid/LIQ-900.yaml": PROBE},
+        {"bad.yaml": "name: bad\ndescription: typo\nseverity_by_tags:\n  single-failure: error\n"},
+    )
+    problem = only(problems(root, "bad"), "severity_by_tags")
+    assert problem.location.file == str(root / "profiles" / "bad.yaml")
+    assert problem.location.line == 3
+    assert "unknown field 'severity_by_tags'" in problem.message
+
+
+def test_profiles_extending_each_other_in_a_loop(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path,
+        {"liquid/LIQ-900.yaml": PROBE},
+        {
+            "a.yaml": "name: a\ndescription: a\nextends: b\n",
+            "b.yaml": "name: b\ndescription: b\nextends: a\n",
+        },
+    )
+    assert "profiles extend each other in a loop" in problems(root, "a")[0].message
+
+
+# --- the bundled rules and profiles ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def supernode() -> RuleSet:
+    return load_rules(profile="supernode")
+
+
+@pytest.fixture(scope="module")
+def tier_iii() -> RuleSet:
+    return load_rules(profile="tier-iii")
+
+
+def test_bundled_rules_load_with_their_file_names_and_areas(supernode: RuleSet) -> None:
+    assert len(supernode.rules) == 29  # PWR 8, LIQ 14, AIR 3, FLR 4
+    for rule in supernode.rules:
+        path = Path(rule.file)
+        assert path.stem == rule.code
+        assert path.parent.name == rule.spec.area
+
+
+def test_tier_iii_raises_single_failure_rules_to_error(
+    supernode: RuleSet, tier_iii: RuleSet
+) -> None:
+    single = {r.code for r in supernode.rules if "single-failure" in r.spec.tags}
+    assert {"PWR-001", "PWR-003", "LIQ-002", "LIQ-004", "LIQ-010", "AIR-002"} <= single
+    for rule in tier_iii.rules:
+        if rule.code in single:
+            assert rule.severity == "error", rule.code
+        else:  # everything else keeps the severity written in its file
+            assert rule.severity == rule.spec.severity, rule.code
+
+
+def test_supernode_keeps_single_failure_rules_as_warnings(supernode: RuleSet) -> None:
+    for rule in supernode.rules:
+        assert rule.severity == rule.spec.severity, rule.code
+        if "single-failure" in rule.spec.tags:
+            assert rule.severity == "warning", rule.code
+
+
+def test_tier_iii_keeps_the_supernode_assumptions(supernode: RuleSet, tier_iii: RuleSet) -> None:
+    assert tier_iii.profile == "tier-iii"
+    assert tier_iii.assumptions == supernode.assumptions
+    assert supernode.assumptions.electrical_power_basis == "peak"
+    assert supernode.assumptions.thermal_power_basis == "nominal"
+    assert [r.code for r in tier_iii.rules] == [r.code for r in supernode.rules]
+
+
+def test_profile_severity_by_code_and_ignore(tmp_path: Path) -> None:
+    root = tree(
+        tmp_path,
+        {},
+        {
+            "quiet.yaml": (
+                "name: quiet\ndescription: c\nextends: tier-iii\n"
+                "severity:\n  PWR-001: info\nignore: [PWR-004]\n"
+            )
+        },
+    )
+    shutil.copytree(bundled_rules_dir() / "power", root / "power")
+    ruleset = load_rules(directories=[root], profile="quiet")
+    pwr_001, pwr_003 = ruleset.by_code("PWR-001"), ruleset.by_code("PWR-003")
+    assert pwr_001 is not None and pwr_001.severity == "info"  # by code beats by tag
+    assert pwr_003 is not None and pwr_003.severity == "error"  # by tag, from tier-iii
+    assert ruleset.by_code("PWR-004") is None
