@@ -141,11 +141,17 @@ def pdu_load(ctx: Context, pdu: Pdu) -> Value:
     load = ctx.get("rack", "rack_apparent_power", rack)
     if load.value is None:
         return load
-    n = sum(len(p) for p in rack.pdus.values())
+    # The rack's power supplies split the load evenly over its sides, then over a side's PDUs.
+    sides = len(rack.pdus)
+    n = len(rack.pdus[pdu.side])
     return Value(
-        load.value / n,
-        "S_rack / n_all",
-        (("S_rack", load.value, "apparent_power"), ("n_all", n, "count")),
+        load.value / (sides * n),
+        "S_rack / (n_sides · n_side)",
+        (
+            ("S_rack", load.value, "apparent_power"),
+            ("n_sides", sides, "count"),
+            ("n_side", n, "count"),
+        ),
     )
 
 

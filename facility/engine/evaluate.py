@@ -54,7 +54,10 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
     values: dict[str, Value] = {}
     missing: list[str] = []
     needed = (
-        rule.observed.names | rule.limit.names | (rule.when.names if rule.when else frozenset())
+        rule.observed.names
+        | rule.limit.names
+        | (rule.condition.names - {"observed", "limit"})
+        | (rule.when.names if rule.when else frozenset())
     )
     for name in sorted(needed):
         if name in env:
