@@ -6,7 +6,9 @@ file, line and field, and no traceback).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -68,23 +70,49 @@ class FailOn(StrEnum):
 class OutputFormat(StrEnum):
     text = "text"
     json = "json"
+    html = "html"
+    markdown = "markdown"
+    sarif = "sarif"
+    junit = "junit"
 
 
-OUTPUT_SUFFIXES = {".json": "json", ".txt": "text"}
+def _generated_at(text: str | None) -> dt.datetime:
+    """--generated-at, else SOURCE_DATE_EPOCH (reproducible builds), else now, in UTC."""
+    if text:
+        try:
+            moment = dt.datetime.fromisoformat(text)
+        except ValueError:
+            raise typer.BadParameter(
+                f"'{text}' is not an ISO 8601 date-time", param_hint="--generated-at"
+            ) from None
+        return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC)
+    return dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
 
 
 @app.command()
 def check(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="What to print on stdout.")
-    ] = OutputFormat.text,
+        list[OutputFormat] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Report format. The n-th --format goes with the n-th --output; one more "
+            "--format than --output goes to stdout (default: text on stdout). Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[
         list[Path] | None,
         typer.Option(
             "--output",
             "-o",
-            help="Also write a report file; its format follows the suffix (.json, .txt). Repeatable.",
+            help="Write a report file (atomically, never over an input). Without a matching "
+            "--format the suffix decides: .txt .json .html .md .sarif .xml (JUnit). Repeatable.",
+            show_default=False,
         ),
     ] = None,
     fail_on: Annotated[
@@ -105,47 +133,78 @@ def check(
             "--rules", help="An extra directory of rule files (and profiles/). Repeatable."
         ),
     ] = None,
-    show_passed: Annotated[bool, typer.Option(help="List passing checks too.")] = False,
+    waivers: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--waivers", help="A waiver file, added to the site file's waivers. Repeatable."
+        ),
+    ] = None,
+    generated_at: Annotated[
+        str | None,
+        typer.Option(
+            help="Report date-time (ISO 8601); waivers expire against its date. Default: "
+            "SOURCE_DATE_EPOCH if set, else now. Fix it to reproduce a report byte for byte.",
+            show_default=False,
+        ),
+    ] = None,
+    show_passed: Annotated[bool, typer.Option(help="List passing checks too (text).")] = False,
 ) -> None:
     """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input."""
     from facility.engine.evaluate import audit, default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.engine.waivers import apply_waivers, read_waivers
     from facility.model.load import load_site
     from facility.model.source import InputError
-    from facility.report.inventory import key_figures
-    from facility.report.json_report import render_json
-    from facility.report.terminal import summary_text
+    from facility.report.context import ReportInput
+    from facility.report.outputs import format_for, renderer
     from facility.report.write import write_atomically
 
+    moment = _generated_at(generated_at)
+    formats = [f.value for f in output_format or []]
     outputs = output or []
-    for path in outputs:
-        if path.suffix.lower() not in OUTPUT_SUFFIXES:
-            known = ", ".join(OUTPUT_SUFFIXES)
+    if len(formats) > len(outputs) + 1:
+        typer.echo(
+            "error: more --format options than --output files (plus one for stdout)", err=True
+        )
+        raise typer.Exit(code=2)
+    jobs: list[tuple[Path, str]] = []
+    for i, path in enumerate(outputs):
+        fmt = formats[i] if i < len(formats) else format_for(path)
+        if fmt is None:
             typer.echo(
-                f"error: {path}: unknown report format '{path.suffix}' (known: {known})", err=True
+                f"error: {path}: cannot tell the format from '{path.suffix}'; add --format",
+                err=True,
             )
             raise typer.Exit(code=2)
+        jobs.append((path, fmt))
+    stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
+    inputs = (site, *(waivers or []))
     try:
         loaded = load_site(site)
-        directories = [bundled_rules_dir(), *(rules or [])]
-        ruleset = load_rules(directories, profile or default_profile(loaded))
+        ruleset = load_rules(
+            [bundled_rules_dir(), *(rules or [])], profile or default_profile(loaded)
+        )
+        waiver_list = list(loaded.waivers)
+        for path in waivers or []:
+            waiver_list += read_waivers(path)
     except InputError as error:
         raise _fail_input(error) from None
     result = audit(loaded, ruleset)
-    figures = key_figures(loaded)
-    renderers = {
-        "json": render_json,
-        "text": lambda r: summary_text(r, key_figures=figures, show_passed=show_passed) + "\n",
-    }
+    names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
+    waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
+    report = ReportInput(result, loaded, ruleset, waiver_report, moment)
     try:
-        for path in outputs:
-            write_atomically(
-                path, renderers[OUTPUT_SUFFIXES[path.suffix.lower()]](result), protected=(site,)
-            )
+        texts = {fmt: renderer(fmt)(report) for fmt in {stdout_format, *(f for _, f in jobs)}}
+        if show_passed and "text" in texts:
+            from facility.report.terminal import render_text
+
+            texts["text"] = render_text(report, show_passed=True)
+        for path, fmt in jobs:
+            write_atomically(path, texts[fmt], protected=inputs)
     except (OSError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
-    typer.echo(renderers[output_format.value](result), nl=False)
+    typer.echo(texts[stdout_format], nl=False)
     failing = {f.severity for f in result.findings if f.status == "fail"}
     if (fail_on is FailOn.error and "error" in failing) or (
         fail_on is FailOn.warning and failing & {"error", "warning"}

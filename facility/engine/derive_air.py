@@ -43,10 +43,14 @@ def _room_racks(ctx: Context, room_id: str) -> list[Rack]:
         only = next(iter(ctx.site.rooms)) if len(ctx.site.rooms) == 1 else None
         for rack in ctx.site.racks:
             room = rack.room or only
-            if room is not None:
-                index.setdefault(room, []).append(rack)
+            index.setdefault(room, []).append(rack)  # None: racks whose room is unknown
         ctx.memo["racks_by_room"] = index
     return index.get(room_id, [])
+
+
+def _roomless(ctx: Context) -> list[Rack]:
+    _room_racks(ctx, "")
+    return ctx.memo["racks_by_room"].get(None, [])
 
 
 @quantity(
@@ -54,6 +58,12 @@ def _room_racks(ctx: Context, room_id: str) -> list[Rack]:
 )
 def air_heat(ctx: Context, room: Any) -> Value:
     racks = _room_racks(ctx, room.id)
+    roomless = _roomless(ctx)
+    if roomless:
+        # Their heat lands in some room; which one is unknown, so no room's total is known.
+        return Value.unknown(
+            f"rack '{roomless[0].id}' is in no room (give it a floor zone or a loop with a room)"
+        )
     if not racks:
         return Value.unknown(f"no racks are in room '{room.id}'")
     total = 0.0
@@ -99,10 +109,12 @@ def air_capacity_after_unit_loss(ctx: Context, room: Any) -> Value:
 def air_only_power(ctx: Context, rack: Rack) -> Value:
     if rack.type.is_liquid:
         return Value(0.0)
-    power = rack.type.figures.nominal_power
+    basis = ctx.assumptions.thermal_power_basis
+    power = rack.type.figures.nominal_power if basis == "nominal" else rack.type.figures.peak_power
     if power is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no nominal_power")
-    return Value(power, "P_nom", (("P_nom", power, "power"),))
+        return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+    symbol = "P_nom" if basis == "nominal" else "P_peak"
+    return Value(power, symbol, ((symbol, power, "power"),))
 
 
 @quantity("rack", "is_air_cooled", "boolean", "True for a rack cooled by air only")

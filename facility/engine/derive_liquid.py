@@ -162,11 +162,24 @@ def cdu_flow_after_cdu_loss(ctx: Context, loop: Any) -> Value:
 
 @quantity("tcs_loop", "supply_temperature", "temperature", "TCS supply temperature the racks see")
 def supply_temperature(ctx: Context, loop: Any) -> Value:
-    if loop.supply_setpoint is not None:
-        return Value(
-            loop.supply_setpoint, "setpoint", (("T_set", loop.supply_setpoint, "temperature"),)
-        )
-    return ctx.get("tcs_loop", "lowest_achievable_supply", loop)
+    achievable = ctx.get("tcs_loop", "lowest_achievable_supply", loop)
+    if loop.supply_setpoint is None:
+        return achievable
+    if achievable.value is not None and achievable.value > loop.supply_setpoint:
+        # A setpoint the CDUs cannot reach (LIQ-007): the racks see what they can deliver.
+        return achievable
+    return Value(
+        loop.supply_setpoint, "setpoint", (("T_set", loop.supply_setpoint, "temperature"),)
+    )
+
+
+@quantity("tcs_loop", "supply_setpoint", "temperature", "The loop's declared supply setpoint")
+def supply_setpoint(ctx: Context, loop: Any) -> Value:
+    if loop.supply_setpoint is None:
+        return Value.unknown(f"loop '{loop.id}' declares no supply_setpoint")
+    return Value(
+        loop.supply_setpoint, "setpoint", (("T_set", loop.supply_setpoint, "temperature"),)
+    )
 
 
 @quantity("tcs_loop", "has_setpoint", "boolean", "True when the loop declares a supply setpoint")

@@ -40,6 +40,8 @@ class Type:
             return "a truth value"
         if self.absolute:
             return "an absolute temperature"
+        if not self.dimension:
+            return "a number"
         for kind in KINDS.values():
             if kind_type(kind.name) == self:
                 return kind.name.replace("_", " ")
@@ -167,6 +169,8 @@ def _compile(
             return BOOLEAN, lambda env: not operand(env)
         if isinstance(node.op, ast.USub | ast.UAdd):
             _need_quantity(operand_type, "a sign", text)
+            if operand_type.absolute:
+                raise ExpressionError(f"cannot negate an absolute temperature in '{text}'")
             if isinstance(node.op, ast.UAdd):
                 return operand_type, operand
             return operand_type, lambda env: -operand(env)
@@ -279,6 +283,8 @@ def _call(
     if node.func.id == "abs":
         if len(funcs) != 1:
             raise ExpressionError(f"abs() takes one argument in '{text}'")
+        if first.absolute:
+            raise ExpressionError(f"abs() of an absolute temperature makes no sense in '{text}'")
         f0 = funcs[0]
         return first, lambda env: abs(f0(env))
     pick = min if node.func.id == "min" else max

@@ -227,10 +227,15 @@ def load_rules(
         raise InputError(loader.problems)
     settings = _merge_profiles(profiles)
     known = {spec.code for spec, _ in specs}
-    for code in [*settings["codes"], *settings["severity"], *settings["parameters"]]:
+    known_tags = {tag for spec, _ in specs for tag in spec.tags}
+    for code, source, path in settings["codes"]:
         if code not in known:
-            prof, source = profiles[-1]
-            loader.problem(source, (), f"profile '{prof.name}' names unknown rule {code}")
+            name = Path(source.file).stem
+            loader.problem(source, path, f"profile '{name}' names unknown rule {code}")
+    for tag, source, path in settings["tags"]:
+        if tag not in known_tags:
+            known_list = ", ".join(sorted(known_tags)) or "none"
+            loader.problem(source, path, f"no rule has the tag '{tag}' (tags in use: {known_list})")
 
     rules: list[Rule] = []
     for spec, source in specs:
@@ -307,19 +312,26 @@ def _merge_profiles(chain: list[tuple[ProfileFile, SourceMap]]) -> dict[str, Any
         "severity": {},
         "severity_by_tag": {},
         "parameters": {},
-        "codes": [],
+        "parameter_sources": {},  # (code, name) -> (profile source, path) for error locations
+        "codes": [],  # (code, profile source, path) of every rule code a profile names
+        "tags": [],
     }
-    for profile, _ in chain:
+    for profile, source in chain:
         merged["assumptions"].update(profile.assumptions)
         if profile.select != "all":
             merged["select"] = set(profile.select)
-            merged["codes"] += list(profile.select)
+            merged["codes"] += [(c, source, ("select", i)) for i, c in enumerate(profile.select)]
         merged["ignore"] |= set(profile.ignore)
-        merged["codes"] += list(profile.ignore)
+        merged["codes"] += [(c, source, ("ignore", i)) for i, c in enumerate(profile.ignore)]
         merged["severity"].update(profile.severity)
+        merged["codes"] += [(c, source, ("severity", c)) for c in profile.severity]
         merged["severity_by_tag"].update(profile.severity_by_tag)
+        merged["tags"] += [(t, source, ("severity_by_tag", t)) for t in profile.severity_by_tag]
         for code, params in profile.parameters.items():
             merged["parameters"].setdefault(code, {}).update(params)
+            merged["codes"].append((code, source, ("parameters", code)))
+            for name in params:
+                merged["parameter_sources"][(code, name)] = (source, ("parameters", code, name))
     return merged
 
 
@@ -340,10 +352,12 @@ def _check_rule(
     overrides = settings["parameters"].get(spec.code, {})
     for name in overrides:
         if name not in spec.parameters:
+            profile_source, path = settings["parameter_sources"][(spec.code, name)]
+            known = ", ".join(spec.parameters) or "none"
             loader.problem(
-                source,
-                ("parameters",),
-                f"the profile sets unknown parameter '{name}' of {spec.code}",
+                profile_source,
+                path,
+                f"{spec.code} has no parameter '{name}' (its parameters: {known})",
             )
     for name, raw in spec.parameters.items():
         if name in names:
@@ -353,27 +367,24 @@ def _check_rule(
             continue
         try:
             kind = parameter_kind(raw)
-            value = (
-                raw
-                if kind == "fraction" and not isinstance(raw, str)
-                else parse_quantity(raw, kind)
-            )
-            if name in overrides:
-                new_kind = parameter_kind(overrides[name])
-                if new_kind != kind:
-                    raise QuantityError(
-                        f"the profile sets '{name}' to '{overrides[name]}' ({new_kind.replace('_', ' ')}), "
-                        f"but the rule declares {kind.replace('_', ' ')}"
-                    )
-                raw = overrides[name]
-                value = (
-                    raw
-                    if kind == "fraction" and not isinstance(raw, str)
-                    else parse_quantity(raw, kind)
-                )
+            value = _parameter_value(raw, kind)
         except QuantityError as exc:
             loader.problem(source, ("parameters", name), str(exc))
             continue
+        if name in overrides:
+            profile_source, path = settings["parameter_sources"][(spec.code, name)]
+            try:
+                new_kind = parameter_kind(overrides[name])
+                if new_kind != kind:
+                    raise QuantityError(
+                        f"sets {spec.code}'s '{name}' to '{overrides[name]}' "
+                        f"({new_kind.replace('_', ' ')}), but the rule declares "
+                        f"{kind.replace('_', ' ')} ({raw})"
+                    )
+                raw = overrides[name]
+                value = _parameter_value(raw, kind)
+            except QuantityError as exc:
+                loader.problem(profile_source, path, str(exc))  # the rule's own value stands
         parameters[name] = Parameter(name, float(value), kind, str(raw))
         names[name] = kind_type(kind)
 
@@ -443,3 +454,9 @@ def _kind_of(
         if kind_type(name) == t:
             return name
     return "count"
+
+
+def _parameter_value(raw: str | float | int, kind: str) -> float:
+    if kind == "fraction" and not isinstance(raw, str):
+        return float(raw)
+    return parse_quantity(raw, kind)

@@ -13,6 +13,7 @@ from facility.model.fields import PositiveFraction
 from facility.model.floor import FloorZone, Room
 from facility.model.power import Power
 from facility.model.racks import Rack, Row
+from facility.model.waivers import Waiver
 
 SCHEMA_VERSION = 1
 
@@ -45,6 +46,9 @@ class SiteDocument(Strict):
     cooling: Cooling = Cooling()
     rows: list[Row] = []
     racks: list[Rack] = []
+    waivers: list[Waiver] = Field(
+        [], description="Accepted findings: rule, entity, reason, owner, expiry"
+    )
 
 
 def json_schema() -> dict[str, Any]:

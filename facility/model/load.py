@@ -38,6 +38,7 @@ from facility.model.source import (
     field_name,
     read_document,
 )
+from facility.physics.thermal import w_class_max_supply_temperature
 
 IMPLICIT_ROOM = "hall"
 
@@ -130,6 +131,9 @@ class _Resolver:
         if ref is None:
             return None
         if ref not in target:
+            if kind == "room" and not self.doc.rooms:
+                self.problem(path, f"unknown room '{ref}' (the site declares no rooms)")
+                return None
             known = ", ".join(sorted(target)[:8]) or "none are defined"
             self.problem(path, f"unknown {kind} '{ref}' (known: {known})")
             return None
@@ -241,6 +245,12 @@ class _Resolver:
 
         cooling = doc.cooling
         water = self.index("facility_water", cooling.facility_water, ("cooling", "facility_water"))
+        for i, w in enumerate(cooling.facility_water):
+            if w.ashrae_class is not None:
+                try:
+                    w_class_max_supply_temperature(w.ashrae_class)
+                except ValueError as exc:
+                    self.problem(("cooling", "facility_water", i, "ashrae_class"), str(exc))
         cdu_specs = self.index("cdu", cooling.cdus, ("cooling", "cdus"))
         cdus: dict[str, ResolvedCdu] = {}
         for i, spec in enumerate(cooling.cdus):
@@ -293,6 +303,7 @@ class _Resolver:
             loops=loops,
             air_units=air_units,
             locations=self.locations,
+            waivers=[(w, self.source.locate(("waivers", i))) for i, w in enumerate(doc.waivers)],
         )
 
     def check_power_cycles(self, items: list[Any]) -> None:
@@ -387,7 +398,8 @@ class _Resolver:
                 if first_time
                 else (placement.loop if placement.loop in loops else None)
             )
-            room = zone_rooms.get(zone) if zone else None
+            # A rack's room is its floor zone's, else its loop's.
+            room = zone_rooms.get(zone) if zone else (loop_rooms.get(loop) if loop else None)
             if (
                 first_time
                 and zone
@@ -463,6 +475,18 @@ class _Resolver:
                     self.problem(
                         (*group_path, "names"), f"{len(group.names)} names for {group.count} PDUs"
                     )
+                rows = getattr(placement, "racks", None)
+                if (
+                    group.names is not None
+                    and rows is not None
+                    and rows.count > 1
+                    and not all("{rack}" in n for n in group.names)
+                ):
+                    self.problem(
+                        (*group_path, "names"),
+                        "in a row of several racks, PDU names must contain {rack} "
+                        "(e.g. '{rack}-PDU-A1'), or every rack would get the same ids",
+                    )
             if figures is None:
                 continue
             derating = (
@@ -470,18 +494,31 @@ class _Resolver:
                 if figures.derating is not None
                 else self.doc.conventions.continuous_load_derating
             )
+            rows = getattr(placement, "racks", None)
+            usable = (
+                group.names is not None
+                and len(group.names) == group.count
+                and (rows is None or rows.count == 1 or all("{rack}" in n for n in group.names))
+            )
             names = (
-                group.names
-                if group.names is not None and len(group.names) == group.count
+                [n.replace("{rack}", rack_id) for n in group.names]  # type: ignore[union-attr]
+                if usable
                 else [f"{rack_id}-{side}{n}" for n in range(1, group.count + 1)]
             )
             sides[side] = []
             for k, name in enumerate(names):
                 pdu = Pdu(
-                    name, rack_id, side, group.type, figures, derating, group.fed_by, location
+                    name,
+                    rack_id,
+                    side,
+                    group.type,
+                    figures,
+                    derating,
+                    group.fed_by,
+                    self.source.locate(group_path),
                 )
                 sides[side].append(pdu)
-                declared = (*group_path, "names", k) if names is group.names else group_path
+                declared = (*group_path, "names", k) if usable else group_path
                 if name in self.pdus:
                     first = self.pdu_declared[name]
                     self.problem(
@@ -491,7 +528,7 @@ class _Resolver:
                     continue
                 self.pdus[name] = pdu
                 self.pdu_declared[name] = self.source.locate(declared)
-                self.locations[("pdu", name)] = location
+                self.locations[("pdu", name)] = pdu.location
         return sides
 
     def pdu_type(

@@ -16,6 +16,7 @@ from facility.model.equipment import RackFigures
 from facility.model.floor import FloorZone, Room
 from facility.model.power import Distribution, PduType, PowerSource
 from facility.model.source import Location
+from facility.model.waivers import Waiver
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,7 @@ class Site:
     loops: dict[str, TcsLoop]
     air_units: dict[str, AirUnit]
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
+    waivers: list[tuple[Waiver, Location]] = field(default_factory=list)
 
     def where(self, kind: str, entity_id: str) -> Location | None:
         """Where the entity of ``kind`` with ``entity_id`` was written."""

@@ -7,6 +7,8 @@ from typing import Any
 
 from facility import __version__
 from facility.engine.findings import AuditResult, Finding
+from facility.model.waivers import Waiver
+from facility.report.context import ReportInput
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.quantities import format_quantity
 
@@ -67,3 +69,37 @@ def result_json(result: AuditResult) -> dict[str, Any]:
 
 def render_json(result: AuditResult) -> str:
     return json.dumps(result_json(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_report_json(report: ReportInput) -> str:
+    """The JSON result, with the waivers that applied, expired or matched nothing."""
+    data = result_json(report.result)
+    data["generated_at"] = report.generated_at.isoformat()
+    for finding in data["findings"]:
+        waiver = report.waivers.by_finding.get(finding["id"])
+        finding["waiver"] = None if waiver is None else waiver_json(waiver)
+    data["waivers"] = [
+        {
+            **waiver_json(r.waiver),
+            "state": r.state,
+            "findings": list(r.findings),
+            "source": {
+                "file": r.location.file,
+                "line": r.location.line,
+                "column": r.location.column,
+            },
+        }
+        for r in report.waivers.records
+    ]
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def waiver_json(waiver: Waiver) -> dict[str, Any]:
+    return {
+        "rule": waiver.rule,
+        "entity": waiver.entity,
+        "reason": waiver.reason,
+        "owner": waiver.owner,
+        "expires": waiver.expires.isoformat(),
+        "ticket": waiver.ticket,
+    }

@@ -6,6 +6,7 @@ from collections import Counter
 
 from facility.engine.findings import AuditResult
 from facility.engine.rules import SEVERITY_ORDER
+from facility.report.context import ReportInput
 from facility.report.findings_view import message, working
 
 VERDICT_TEXT = {
@@ -64,3 +65,32 @@ def summary_text(
         for f in sorted(missing, key=lambda f: (f.rule, f.entity_id)):
             lines.append(f"  {f.rule} {f.entity_id}: {'; '.join(f.missing)}")
     return "\n".join(lines)
+
+
+def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
+    """The terminal summary with the site's key figures and the waivers' states."""
+    from facility.report.inventory import key_figures
+
+    text = summary_text(
+        report.result, key_figures=key_figures(report.site), show_passed=show_passed
+    )
+    lines = [text]
+    waived = [f for f in report.result.findings if f.status == "waived"]
+    if waived:
+        lines += ["", "WAIVED (accepted, not failing the run)"]
+        for f in sorted(waived, key=lambda f: (f.rule, f.entity_id)):
+            w = report.waivers.by_finding.get(f.id)
+            who = f" — {w.owner}, until {w.expires.isoformat()}: {w.reason}" if w else ""
+            lines.append(f"  {f.rule} {f.entity_id}: {message(f)}{who}")
+    for state, title in (
+        ("expired", "EXPIRED WAIVERS (no longer applied)"),
+        ("stale", "STALE WAIVERS (match no failing finding)"),
+    ):
+        records = report.waivers.of_state(state)
+        if records:
+            lines += ["", title]
+            for r in records:
+                lines.append(
+                    f"  {r.location.file}:{r.location.line}: {r.waiver.rule} {r.waiver.entity} ({r.waiver.owner}, expires {r.waiver.expires.isoformat()})"
+                )
+    return "\n".join(lines) + "\n"

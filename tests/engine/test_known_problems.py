@@ -138,12 +138,6 @@ def test_ups_module_rule_skips_sources_without_modules(tmp_path: Path) -> None:
     assert findings(tmp_path, site, "PWR-008", profile="tier-iii") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="rules.load_rules reports a profile's unknown rule code at profiles[-1] with an "
-    "empty field, even when a profile it extends names the code",
-)
 def test_unknown_rule_is_reported_in_the_profile_that_names_it(tmp_path: Path) -> None:
     root = tmp_path / "rules"
     (root / "profiles").mkdir(parents=True)

@@ -229,14 +229,14 @@ def test_profile_overriding_a_parameter_with_the_wrong_dimension(tmp_path: Path)
             )
         },
     )
-    rule_file = root / "liquid" / "LIQ-900.yaml"
-    problem = only(problems(root, "bad"), "parameters.max_return_temperature")
-    # reported at the rule's declaration of the parameter, naming both kinds
+    profile_file = root / "profiles" / "bad.yaml"
+    problem = only(problems(root, "bad"), "parameters.LIQ-900.max_return_temperature")
+    # reported where the profile sets it, naming both kinds
     assert (problem.location.file, problem.location.line) == (
-        str(rule_file),
-        line_of(rule_file, "max_return_temperature:"),
+        str(profile_file),
+        line_of(profile_file, "max_return_temperature:"),
     )
-    assert "the profile sets 'max_return_temperature' to '10 K' (temperature difference)" in (
+    assert "sets LIQ-900's 'max_return_temperature' to '10 K' (temperature difference)" in (
         problem.message
     )
     assert "the rule declares temperature" in problem.message
@@ -255,8 +255,8 @@ def test_profile_overriding_a_real_power_with_an_apparent_power(tmp_path: Path) 
         },
     )
     shutil.copytree(bundled_rules_dir() / "air", root / "air")
-    problem = only(problems(root, "bad"), "parameters.max_air_cooled_power")
-    assert problem.location.file == str(root / "air" / "AIR-003.yaml")
+    problem = only(problems(root, "bad"), "parameters.AIR-003.max_air_cooled_power")
+    assert problem.location.file == str(root / "profiles" / "bad.yaml")
     assert "(apparent power), but the rule declares power" in problem.message
 
 
@@ -271,10 +271,9 @@ def test_profile_setting_an_unknown_parameter(tmp_path: Path) -> None:
             )
         },
     )
-    problem = only(problems(root, "bad"), "parameters")
-    assert "the profile sets unknown parameter 'max_return_temprature' of LIQ-900" in (
-        problem.message
-    )
+    problem = only(problems(root, "bad"), "parameters.LIQ-900.max_return_temprature")
+    assert problem.location.file == str(root / "profiles" / "bad.yaml")
+    assert "LIQ-900 has no parameter 'max_return_temprature'" in problem.message
 
 
 def test_unknown_profile(tmp_path: Path) -> None:

@@ -394,7 +394,7 @@ def test_every_dangling_reference_is_reported_with_its_position(tmp_path):
     assert messages[3] == "unknown facility water loop 'FW9' (known: FW)"
     assert messages[4].startswith("unknown catalog cdu 'no-such-cdu' (known: ")
     assert messages[5] == "unknown CDU 'C9' (known: C1, C2)"
-    assert messages[6] == "unknown room 'R9' (known: hall)"
+    assert messages[6] == "unknown room 'R9' (the site declares no rooms)"
     assert messages[7].startswith("unknown rack type 'tX' (known: atlas-900-a3-cabinet, ")
     assert messages[8] == "unknown floor zone 'ZX' (known: Z1)"
     assert messages[9] == "unknown TCS loop 'LX' (known: L1)"
@@ -705,3 +705,22 @@ def test_input_error_text_lists_each_problem_as_file_line_column(tmp_path):
         f"{path}:2:17: rooms[0].colour: unknown field 'colour'",
         f"{path}:2:39: rooms[1].size: unknown field 'size'",
     ]
+
+
+def test_unknown_ashrae_class_is_a_load_error(tmp_path):
+    path = tmp_path / "site.yaml"
+    path.write_text(
+        "site: {name: S}\ncooling:\n  facility_water:\n    - {id: fw, ashrae_class: W99}\n",
+        encoding="utf-8",
+    )
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+
+    try:
+        load_site(path)
+    except InputError as error:
+        (problem,) = error.problems
+    else:
+        raise AssertionError("W99 loaded")
+    assert (problem.location.line, problem.field) == (4, "cooling.facility_water[0].ashrae_class")
+    assert "unknown ASHRAE liquid class 'W99'" in problem.message and "W32" in problem.message

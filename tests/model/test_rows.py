@@ -69,7 +69,7 @@ def test_pdu_names_on_a_rack(tmp_path):
 
 
 def test_pdu_names_in_a_row_of_several_racks_clash(tmp_path):
-    # `names` gives the same names to every rack of a row: the second rack's are duplicates.
+    # `names` without {rack} would give the same ids to every rack of a row: refused, once.
     found = problems(
         tmp_path,
         """\
@@ -80,8 +80,27 @@ def test_pdu_names_in_a_row_of_several_racks_clash(tmp_path):
         """,
     )
     assert found == [
-        (4, 48, "rows[0].pdus.A.names[0]", "duplicate PDU id 'P1' (first defined at line 4)")
+        (
+            4,
+            40,
+            "rows[0].pdus.A.names",
+            "in a row of several racks, PDU names must contain {rack} (e.g. '{rack}-PDU-A1'), "
+            "or every rack would get the same ids",
+        )
     ]
+
+
+def test_pdu_names_in_a_row_use_the_rack_template(tmp_path):
+    site = load(
+        tmp_path,
+        """\
+        site: {name: S}
+        rows:
+          - {id: A, racks: {prefix: A, count: 2}, type: gb300-nvl72,
+             pdus: {A: {type: pdu-3p-415v-63a, names: ["{rack}-PDU-A"]}}}
+        """,
+    )
+    assert sorted(site.pdus) == ["A01-PDU-A", "A02-PDU-A"]
 
 
 def test_sides_other_than_a_and_b(tmp_path):

@@ -1,0 +1,21 @@
+"""Everything a report is made from, in one value: renderers take nothing else."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from facility.engine.findings import AuditResult
+from facility.engine.rules import RuleSet
+from facility.engine.waivers import WaiverReport
+from facility.model.site import Site
+
+
+@dataclass(frozen=True, slots=True)
+class ReportInput:
+    result: AuditResult
+    site: Site
+    ruleset: RuleSet
+    waivers: WaiverReport
+    generated_at: dt.datetime  # an input, never the clock inside a renderer: reports reproduce
+    lang: str = "en"

@@ -1,0 +1,43 @@
+"""The output formats of `facility check`, and which renderer makes each.
+
+Renderers are imported only when their format is asked for, so a plain terminal run does not
+pay for Jinja2 or XML.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+from facility.report.context import ReportInput
+
+# format -> "module:function"; each function takes a ReportInput and returns the text.
+RENDERERS: dict[str, str] = {
+    "text": "facility.report.terminal:render_text",
+    "json": "facility.report.json_report:render_report_json",
+    "html": "facility.report.html:render_html",
+    "markdown": "facility.report.markdown:render_markdown",
+    "sarif": "facility.report.sarif:render_sarif",
+    "junit": "facility.report.junit:render_junit",
+}
+
+SUFFIXES: dict[str, str] = {
+    ".txt": "text",
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".sarif": "sarif",
+    ".xml": "junit",
+}
+
+
+def renderer(fmt: str) -> Callable[[ReportInput], str]:
+    module, function = RENDERERS[fmt].split(":")
+    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+
+
+def format_for(path: Path) -> str | None:
+    """The format a file name asks for by its suffix (``.sarif`` -> ``sarif``)."""
+    return SUFFIXES.get(path.suffix.lower())
