@@ -35,7 +35,10 @@ SUFFIXES: dict[str, str] = {
 
 def renderer(fmt: str) -> Callable[[ReportInput], str]:
     module, function = RENDERERS[fmt].split(":")
-    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+    try:
+        return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        raise ValueError(f"the {fmt} report is not available in this version") from None
 
 
 def format_for(path: Path) -> str | None:
