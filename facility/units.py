@@ -126,6 +126,7 @@ def registry() -> pint.UnitRegistry:
     return ureg
 
 
+@cache
 def _normalise_unit(unit: str) -> str:
     for old, new in _UNICODE:
         unit = unit.replace(old, new)

@@ -138,7 +138,12 @@ def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
     "floor_zone", "zone_load", "pressure", "Installed mass of the zone's racks over the zone area"
 )
 def zone_load(ctx: Context, zone: Any) -> Value:
-    racks = [r for r in ctx.site.racks if r.zone == zone.id]
+    index = ctx.memo.get("racks_by_zone")
+    if index is None:
+        index = ctx.memo["racks_by_zone"] = {}
+        for r in ctx.site.racks:
+            index.setdefault(r.zone, []).append(r)
+    racks = index.get(zone.id, [])
     if zone.area is None:
         return Value.unknown(f"floor zone '{zone.id}' has no area")
     total = 0.0

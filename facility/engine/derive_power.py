@@ -217,7 +217,9 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
         return Value(total, "Σ PDU loads (normal)", (("n_PDU", len(pdus), "count"),))
     # One side is lost: its PDUs below this element drop out, the others carry whole racks.
     # The worst single loss is the side that leaves the most load here.
-    all_sides = {side for rack in ctx.site.racks for side in rack.pdus}
+    all_sides = ctx.memo.get("power_sides")
+    if all_sides is None:
+        all_sides = ctx.memo["power_sides"] = {s for rack in ctx.site.racks for s in rack.pdus}
     worst = max(total - by_side.get(lost, 0.0) for lost in all_sides)
     return Value(
         worst,

@@ -134,7 +134,9 @@ class RuleSet:
 
 def parameter_kind(text: str | float | int) -> str:
     """The kind of a parameter value from its unit ('60 degC' → temperature)."""
-    if isinstance(text, int | float) and not isinstance(text, bool):
+    if isinstance(text, int) and not isinstance(text, bool):
+        return "count"  # a whole number: pumps, sides, racks
+    if isinstance(text, float):
         return "fraction"
     assert isinstance(text, str)
     parts = text.strip().split(None, 1)
@@ -457,6 +459,6 @@ def _kind_of(
 
 
 def _parameter_value(raw: str | float | int, kind: str) -> float:
-    if kind == "fraction" and not isinstance(raw, str):
+    if kind in ("fraction", "count") and not isinstance(raw, str):
         return float(raw)
     return parse_quantity(raw, kind)

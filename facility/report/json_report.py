@@ -31,7 +31,12 @@ def finding_json(f: Finding) -> dict[str, Any]:
         "relation": f.relation or None,
         "margin": quantity_json(f.margin, margin_kind),
         "message": message(f),
-        "how": {"observed": working(f.observed, f.kind), "limit": working(f.limit, f.kind)},
+        # The working is spelled out where someone must act on it; passes carry the numbers.
+        "how": (
+            {"observed": working(f.observed, f.kind), "limit": working(f.limit, f.kind)}
+            if f.status in ("fail", "waived")
+            else None
+        ),
         "missing": list(f.missing),
         "source": (
             {"file": f.location.file, "line": f.location.line, "column": f.location.column}
@@ -67,8 +72,20 @@ def result_json(result: AuditResult) -> dict[str, Any]:
     }
 
 
+def _dumps(data: dict[str, Any]) -> str:
+    """Indented JSON with one finding per line: readable, diffable, and fast on 100,000s of
+    findings (the C encoder runs only without ``indent``)."""
+    findings = data.pop("findings")
+    head = json.dumps(data, indent=2, ensure_ascii=False)
+    body = ",\n".join(
+        "    " + json.dumps(f, ensure_ascii=False, separators=(", ", ": ")) for f in findings
+    )
+    data["findings"] = findings
+    return head[:-2] + ',\n  "findings": [\n' + body + ("\n  ]\n}\n" if findings else "  ]\n}\n")
+
+
 def render_json(result: AuditResult) -> str:
-    return json.dumps(result_json(result), indent=2, ensure_ascii=False) + "\n"
+    return _dumps(result_json(result))
 
 
 def render_report_json(report: ReportInput) -> str:
@@ -91,7 +108,7 @@ def render_report_json(report: ReportInput) -> str:
         }
         for r in report.waivers.records
     ]
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return _dumps(data)
 
 
 def waiver_json(waiver: Waiver) -> dict[str, Any]:

@@ -19,7 +19,10 @@ def write_atomically(path: Path, text: str, *, protected: tuple[Path, ...] = ())
             raise ValueError(f"refusing to write the report over the input file {path}")
     directory = target.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         os.replace(temporary, target)

@@ -1,0 +1,153 @@
+"""JUnit XML: the findings as test results, for CI dashboards.
+
+``<testsuites>`` holds one ``<testsuite>`` per rule of the rule set, in rule-code order (name:
+code and title; a rule that applied to no entity is an empty suite), and each suite one
+``<testcase>`` per entity the rule was applied to (classname: the rule code; name: entity kind
+and id; ``file`` and ``line``: where the entity is written in the site file). A test case is
+
+- passing for a passing check;
+- ``<failure>`` for a failing finding: ``message`` is the one-line finding, ``type`` the
+  severity under the profile, the text how observed value and limit were computed;
+- ``<skipped message="not evaluated: …">`` for a check that could not run, naming the missing
+  input (missing data is never a pass, and not a failure of the tests either);
+- ``<skipped message="waived: …">`` for a waived finding. A waived finding did run and did
+  violate its limit, so it is not shown as passing (a ``<system-out>`` note on a green test
+  is invisible on most dashboards); skipped keeps it visible and counted, and never fails the
+  run. The text holds the waiver (reason, owner, expiry, ticket) and the figures.
+
+Counts on every suite and on ``<testsuites>``: ``tests``, ``failures``, ``errors`` (always 0:
+an audit that cannot run exits 2 and writes no report) and ``skipped`` (not evaluated plus
+waived). Strings are escaped by ElementTree, and characters XML 1.0 cannot carry (control
+characters, lone surrogates, U+FFFE/U+FFFF) are removed first, so the document is always
+well-formed. The only time in it is the report's ``generated_at``, so the same input gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import xml.etree.ElementTree as ET
+
+from facility.engine.findings import Finding
+from facility.engine.rules import Rule
+from facility.model.waivers import Waiver
+from facility.report.context import ReportInput
+from facility.report.findings_view import message, working
+
+# Characters outside XML 1.0's Char production.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def clean(text: object) -> str:
+    """``text`` as a string XML 1.0 can hold: characters it forbids are dropped."""
+    return _NOT_XML.sub("", str(text))
+
+
+def _element(parent: ET.Element, tag: str, text: str | None = None, **attrib: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k: clean(v) for k, v in attrib.items()})
+    if text:
+        element.text = clean(text)
+    return element
+
+
+def _timestamp(moment: dt.datetime) -> str:
+    """ISO 8601 in UTC without a zone, as the JUnit schema's ``timestamp`` wants it."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def waiver_text(waiver: Waiver) -> str:
+    extra = [f"owner: {waiver.owner}", f"expires {waiver.expires.isoformat()}"]
+    if waiver.ticket:
+        extra.append(f"ticket {waiver.ticket}")
+    return f"{' '.join(waiver.reason.split())} ({', '.join(extra)})"
+
+
+def details(f: Finding) -> str:
+    """Where the entity is, and how observed value and limit were computed."""
+    lines = [f"{f.rule} {f.title}", f"{f.entity_kind} {f.entity_id}: {message(f)}"]
+    if f.location is not None:
+        lines.append(f"defined at {f.location}")
+    observed, limit = working(f.observed, f.kind), working(f.limit, f.kind)
+    if observed:
+        lines.append(f"observed: {observed}")
+    if limit:
+        lines.append(f"limit: {limit}")
+    return "\n".join(lines) + "\n"
+
+
+def _testcase(suite: ET.Element, f: Finding, waiver: Waiver | None) -> str:
+    """Add the test case of ``f``; returns its outcome: pass, failure or skipped."""
+    attrib = {"classname": f.rule, "name": f"{f.entity_kind} {f.entity_id}"}
+    if f.location is not None:
+        attrib |= {"file": f.location.file, "line": str(f.location.line)}
+    case = _element(suite, "testcase", **attrib)
+    if f.status == "fail":
+        _element(case, "failure", details(f), message=message(f), type=f.severity)
+        return "failure"
+    if f.status == "not_evaluated":
+        _element(case, "skipped", details(f), message=message(f))
+        return "skipped"
+    if f.status == "waived":
+        why = waiver_text(waiver) if waiver is not None else "accepted by a waiver"
+        _element(case, "skipped", f"waived: {why}\n{details(f)}", message=f"waived: {why}")
+        return "skipped"
+    return "pass"
+
+
+# Count attributes, created in this order and filled in once the test cases are known.
+_ZERO = {"tests": "0", "failures": "0", "errors": "0", "skipped": "0"}
+
+
+def _counts(element: ET.Element, outcomes: list[str]) -> None:
+    element.set("tests", str(len(outcomes)))
+    element.set("failures", str(outcomes.count("failure")))
+    element.set("errors", "0")
+    element.set("skipped", str(outcomes.count("skipped")))
+
+
+def _suite(
+    root: ET.Element, rule: Rule, findings: list[Finding], report: ReportInput, stamp: str
+) -> list[str]:
+    spec = rule.spec
+    suite = _element(root, "testsuite", name=f"{spec.code} {spec.title}", **_ZERO)
+    suite.set("timestamp", stamp)
+    properties = _element(suite, "properties")
+    for name, value in (
+        ("rule", spec.name),
+        ("severity", rule.severity),
+        ("area", spec.area),
+        ("scope", spec.scope),
+        ("requirement", " ".join(spec.requirement.split())),
+    ):
+        _element(properties, "property", name=name, value=value)
+    outcomes = [
+        _testcase(suite, f, report.waivers.by_finding.get(f.id))
+        for f in sorted(findings, key=lambda f: (f.entity_kind, f.entity_id))
+    ]
+    _counts(suite, outcomes)
+    return outcomes
+
+
+def junit_tree(report: ReportInput) -> ET.Element:
+    result = report.result
+    root = ET.Element("testsuites", {"name": clean(f"facility check {result.site_name}"), **_ZERO})
+    by_rule: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        by_rule.setdefault(f.rule, []).append(f)
+    stamp = _timestamp(report.generated_at)
+    outcomes: list[str] = []
+    for rule in report.ruleset.rules:
+        outcomes += _suite(root, rule, by_rule.get(rule.code, []), report, stamp)
+    _counts(root, outcomes)
+    return root
+
+
+def render_junit(report: ReportInput) -> str:
+    """The JUnit XML document (UTF-8, with an XML declaration and a trailing newline)."""
+    root = junit_tree(report)
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode", short_empty_elements=True)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
