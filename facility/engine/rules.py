@@ -54,6 +54,16 @@ def bundled_rules_dir() -> Path:
     raise FileNotFoundError("the bundled rules directory is missing")
 
 
+class RuleText(Strict):
+    """A rule's words in another language (the English ones are the rule file's own)."""
+
+    title: str = Field(min_length=1)
+    requirement: str = Field(min_length=1)
+    why: str = Field(min_length=1)
+    known_problems: str = ""
+    examples: dict[Literal["passing", "failing"], str] = {}
+
+
 class RuleFile(Strict):
     code: str = Field(pattern=r"^[A-Z]{2,5}-\d{3}$")
     name: str = Field(pattern=r"^[a-z]+(\.[a-z_]+)+$")
@@ -73,6 +83,21 @@ class RuleFile(Strict):
     references: list[str] = Field(min_length=1)
     aliases: list[str] = []
     examples: dict[Literal["passing", "failing"], str] = {}
+    translations: dict[str, RuleText] = Field(
+        {}, description="The rule's text in other languages, by language tag (zh-CN)"
+    )
+
+    def text(self, lang: str = "en") -> RuleText:
+        """Title, requirement, why, known problems and examples in ``lang`` (English fallback)."""
+        if lang in self.translations:
+            return self.translations[lang]
+        return RuleText(
+            title=self.title,
+            requirement=self.requirement,
+            why=self.why,
+            known_problems=self.known_problems,
+            examples=self.examples,
+        )
 
 
 class ProfileFile(Strict):
