@@ -269,12 +269,12 @@ def catalog_command(
         for entry in sorted(entries.values(), key=lambda e: (e.kind, e.id)):
             typer.echo(f"{entry.id:<{width}}  {entry.kind:<9}  {entry.name}")
         return
-    entry = entries.get(entry_id)
-    if entry is None:
+    found = entries.get(entry_id)
+    if found is None:
         typer.echo(f"error: no catalog entry '{entry_id}' (see: facility catalog)", err=True)
         raise typer.Exit(code=2)
-    typer.echo(f"{entry.id} — {entry.name} ({entry.kind})\n{entry.summary}\n")
-    for name, figure in entry.figures.items():
+    typer.echo(f"{found.id} — {found.name} ({found.kind})\n{found.summary}\n")
+    for name, figure in found.figures.items():
         flag = "  [assumption]" if figure.assumption else ""
         value = (
             json.dumps(figure.value, ensure_ascii=False)

@@ -121,7 +121,7 @@ def registry() -> pint.UnitRegistry:
     """The one pint registry of the program (imported lazily; see the module docstring)."""
     import pint
 
-    ureg = pint.UnitRegistry(autoconvert_offset_to_baseunit=False)
+    ureg: pint.UnitRegistry = pint.UnitRegistry(autoconvert_offset_to_baseunit=False)
     ureg.load_definitions(str(_DEFINITIONS))
     return ureg
 

@@ -69,7 +69,7 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
         else:
             env[name] = value.value
     location = ctx.site.where(rule.spec.scope, entity_id)
-    common = dict(
+    common: dict[str, Any] = dict(
         rule=rule.code,
         name=rule.spec.name,
         title=rule.spec.title,

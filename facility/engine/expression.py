@@ -115,7 +115,7 @@ _COMPARE: dict[type, Callable[[float, float], bool]] = {
     ast.Eq: lambda a, b: abs(a - b) <= _tolerance(a, b),
     ast.NotEq: lambda a, b: abs(a - b) > _tolerance(a, b),
 }
-COMPARISON_SYMBOLS = {
+COMPARISON_SYMBOLS: dict[type, str] = {
     ast.Lt: "<",
     ast.LtE: "≤",
     ast.Gt: ">",
@@ -250,8 +250,8 @@ def _comparison(
         ops.append(_COMPARE[type(op)])
     funcs = [f for _, f in operands]
     if len(ops) == 1:
-        a, b, op = funcs[0], funcs[1], ops[0]
-        return BOOLEAN, lambda env: op(a(env), b(env))
+        a, b, compare = funcs[0], funcs[1], ops[0]
+        return BOOLEAN, lambda env: compare(a(env), b(env))
 
     def chained(env: Mapping[str, float]) -> bool:
         values = [f(env) for f in funcs]

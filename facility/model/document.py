@@ -36,7 +36,7 @@ class Conventions(Strict):
 class SiteDocument(Strict):
     """A hall (or campus) as the engineer wrote it."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1] = 1
     site: SiteInfo
     conventions: Conventions = Conventions()
     rooms: list[Room] = []

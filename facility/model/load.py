@@ -93,7 +93,7 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
             isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
         ):
             path.append(part)
-            node = node[part]
+            node = node[part]  # type: ignore[index]
     return tuple(path)
 
 
@@ -253,16 +253,16 @@ class _Resolver:
                     self.problem(("cooling", "facility_water", i, "ashrae_class"), str(exc))
         cdu_specs = self.index("cdu", cooling.cdus, ("cooling", "cdus"))
         cdus: dict[str, ResolvedCdu] = {}
-        for i, spec in enumerate(cooling.cdus):
-            if cdu_specs.get(spec.id) is not spec:
+        for i, cdu_spec in enumerate(cooling.cdus):
+            if cdu_specs.get(cdu_spec.id) is not cdu_spec:
                 continue
             path = ("cooling", "cdus", i)
-            figures, provenance = self.merged("cdu", spec, CduFigures, path)
+            figures, provenance = self.merged("cdu", cdu_spec, CduFigures, path)
             self.reference(
-                water, spec.facility_water, "facility water loop", (*path, "facility_water")
+                water, cdu_spec.facility_water, "facility water loop", (*path, "facility_water")
             )
-            cdus[spec.id] = ResolvedCdu(
-                spec.id, spec, figures, provenance, self.source.locate((*path, "id"))
+            cdus[cdu_spec.id] = ResolvedCdu(
+                cdu_spec.id, cdu_spec, figures, provenance, self.source.locate((*path, "id"))
             )
         loops = self.index("tcs_loop", cooling.tcs_loops, ("cooling", "tcs_loops"))
         loop_rooms: dict[str, str | None] = {}
@@ -328,7 +328,7 @@ class _Resolver:
         expanded: list[AirUnit] = []
         paths: list[Path_] = []
         for i, unit in enumerate(units):
-            path = ("cooling", "air_units", i)
+            path: Path_ = ("cooling", "air_units", i)
             room = room_of(unit.room, (*path, "room"))
             if unit.count is None:
                 expanded.append(unit.model_copy(update={"room": room}))
@@ -369,7 +369,7 @@ class _Resolver:
         checked: set[int] = set()  # placements (rows) whose references were checked once
         racks: list[Rack] = []
         seen: dict[str, Location] = {}
-        for rack_id, placement, row, position, path in declared:
+        for rack_id, placement, row_id, position, path in declared:
             id_path = (*path, "id") if isinstance(placement, RackSpec) else (*path, "racks")
             location = self.source.locate(id_path)
             if rack_id in seen:
@@ -417,7 +417,9 @@ class _Resolver:
             )
             if rack_type is None:
                 continue
-            racks.append(Rack(rack_id, rack_type, zone, room, row, position, loop, pdus, location))
+            racks.append(
+                Rack(rack_id, rack_type, zone, room, row_id, position, loop, pdus, location)
+            )
         return racks
 
     def rack_type_for(
