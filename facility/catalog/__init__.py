@@ -50,6 +50,9 @@ class CatalogEntry(Strict):
 
     def validated(self) -> Strict:
         """The figures as the site model reads them (catalog files are checked by a test)."""
+        return _validated(self.id)
+
+    def _validate(self) -> Strict:
         values = self.values()
         if self.kind == "pdu_type":
             values["id"] = self.id
@@ -77,3 +80,9 @@ def entry(kind: Kind, entry_id: str) -> CatalogEntry | None:
     """The catalog entry of ``kind`` with ``entry_id``, if there is one."""
     found = entries().get(entry_id)
     return found if found is not None and found.kind == kind else None
+
+
+@cache
+def _validated(entry_id: str) -> Strict:
+    """Each catalog entry is validated once per process, not once per CDU that uses it."""
+    return entries()[entry_id]._validate()

@@ -9,6 +9,7 @@ from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Context, Value, scopes
 from facility.engine.rules import Rule, RuleSet
+from facility.gcpause import paused_gc
 from facility.model.site import Site
 
 
@@ -18,6 +19,11 @@ def audit(site: Site, ruleset: RuleSet | None = None) -> AuditResult:
         from facility.engine.rules import load_rules
 
         ruleset = load_rules(profile=default_profile(site))
+    with paused_gc():
+        return _audit(site, ruleset)
+
+
+def _audit(site: Site, ruleset: RuleSet) -> AuditResult:
     ctx = Context(site, ruleset.assumptions)
     result = AuditResult(
         site.info.name,

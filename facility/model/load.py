@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from facility import catalog
+from facility.gcpause import paused_gc
 from facility.model.cooling import AirUnit, CduFigures
 from facility.model.document import SiteDocument
 from facility.model.equipment import RackFigures, RackType, inconsistencies
@@ -46,9 +47,10 @@ IMPLICIT_ROOM = "hall"
 def load_site(path: str | Path) -> Site:
     """Load, validate and resolve one site file (YAML or JSON)."""
     path = Path(path)
-    data, source, raw = read_document(path)
-    document = validate_document(data, source)
-    return resolve(document, source, hashlib.sha256(raw).hexdigest())
+    with paused_gc():
+        data, source, raw = read_document(path)
+        document = validate_document(data, source)
+        return resolve(document, source, hashlib.sha256(raw).hexdigest())
 
 
 def validate_document(data: Any, source: SourceMap) -> SiteDocument:

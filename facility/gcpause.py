@@ -1,0 +1,24 @@
+"""Pausing Python's cyclic garbage collector around large, acyclic work."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building a large, acyclic structure.
+
+    Parsing creates millions of objects and no reference cycles; each automatic collection
+    re-scans them all (half the load time of a 10,000-rack file). Reference counting still
+    frees everything as usual; the collector resumes afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
