@@ -1,0 +1,247 @@
+"""Charts as inline SVG, drawn by the tool itself (no library, no script, no network).
+
+Two charts: utilisation bars (normal operation and after the worst single failure, with the
+100 % line) and the floor plan (racks by row and position, with the worst status of each).
+Both read in greyscale: the failure scenario is hatched, statuses carry a letter and a
+pattern as well as a colour. Every text is escaped; element ids are prefixed per chart so
+several charts live in one page. The page shows a table with the same data under each chart.
+"""
+
+from __future__ import annotations
+
+import math
+
+from markupsafe import Markup, escape
+
+from facility.report.floor_plan import FloorPlan
+from facility.report.i18n import _
+from facility.report.utilisation import Utilisation, UtilisationChart
+
+# Layout of the utilisation chart, in SVG user units (≈ CSS px at 100 %).
+WIDTH = 860
+BAR_LEFT = 270
+BAR_RIGHT = 770
+VALUE_LEFT = 782
+ENTRY = 40
+TOP = 52
+
+# Floor plan cells.
+CELL = 22
+GAP = 4
+ROW_LABEL = 130
+
+
+def _num(value: float) -> str:
+    """A coordinate with at most one decimal, without a trailing '.0'."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _axis_max(chart: UtilisationChart) -> float:
+    ratios = [u.ratio for bar in chart.drawn for u in bar.scenarios if u.ratio is not None]
+    top = max(ratios, default=1.0)
+    return min(2.0, max(1.25, math.ceil(top * 4 + 1e-9) / 4))
+
+
+def utilisation_svg(chart: UtilisationChart) -> Markup:
+    """Horizontal bars: per element, normal (solid) and after failure (hatched), 100 % line."""
+    p = f"u-{chart.key}"
+    axis = _axis_max(chart)
+    scale = (BAR_RIGHT - BAR_LEFT) / axis
+    height = TOP + ENTRY * len(chart.drawn) + 16
+    out: list[str] = [
+        f'<svg class="chart utilisation" '
+        f'viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" role="img" '
+        f'aria-labelledby="{p}-title {p}-desc">',
+        f'<title id="{p}-title">{escape(chart.title)}</title>',
+        f'<desc id="{p}-desc">{escape(chart.description)}</desc>',
+        "<defs>",
+        _hatch(f"{p}-hatch", "#e8ecf1", "#4b5a6c"),
+        _hatch(f"{p}-hatch-over", "#fbe4e1", "#b42318"),
+        "</defs>",
+    ]
+    # legend
+    out += [
+        f'<rect x="{BAR_LEFT}" y="6" width="18" height="10" class="bar-normal"/>',
+        f'<text x="{BAR_LEFT + 24}" y="15" class="legend">{escape(_("normal operation"))}</text>',
+        f'<rect x="{BAR_LEFT + 150}" y="6" width="18" height="10" fill="url(#{p}-hatch)" '
+        f'stroke="#4b5a6c" stroke-width="0.8"/>',
+        f'<text x="{BAR_LEFT + 174}" y="15" class="legend">'
+        f"{escape(_('after the worst single failure'))}</text>",
+    ]
+    # grid and axis labels
+    step = 0.25 if axis <= 1.5 else 0.5
+    tick = 0.0
+    while tick <= axis + 1e-9:
+        x = _num(BAR_LEFT + tick * scale)
+        is_limit = abs(tick - 1.0) < 1e-9
+        out.append(
+            f'<line x1="{x}" y1="{TOP - 8}" x2="{x}" y2="{height - 12}" '
+            f'class="{"limit-line" if is_limit else "grid"}"/>'
+        )
+        label = f"{tick * 100:.0f} %"
+        out.append(
+            f'<text x="{x}" y="{TOP - 14}" text-anchor="middle" '
+            f'class="{"axis limit" if is_limit else "axis"}">{escape(label)}</text>'
+        )
+        tick += step
+    for i, bar in enumerate(chart.drawn):
+        y = TOP + i * ENTRY
+        if i:
+            out.append(f'<line x1="0" y1="{y}" x2="{WIDTH}" y2="{y}" class="separator"/>')
+        out.append(f'<text x="0" y="{y + 16}" class="element">{escape(bar.element)}</text>')
+        out.append(
+            f'<text x="0" y="{y + 31}" class="measure">'
+            f"{escape(bar.measure)} · {escape(bar.members)}</text>"
+        )
+        for row, (u, hatched) in enumerate(((bar.normal, False), (bar.failure, True))):
+            out += _bar(u, hatched, y + 6 + row * 15, scale, axis, p, bar.element, bar.measure)
+    out.append("</svg>")
+    return Markup("\n".join(out))
+
+
+def _hatch(pattern_id: str, background: str, stroke: str) -> str:
+    return (
+        f'<pattern id="{pattern_id}" width="6" height="6" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{background}"/>'
+        f'<line x1="0" y1="0" x2="0" y2="6" stroke="{stroke}" stroke-width="2.6"/></pattern>'
+    )
+
+
+def _bar(
+    u: Utilisation | None,
+    hatched: bool,
+    y: float,
+    scale: float,
+    axis: float,
+    p: str,
+    element: str,
+    measure: str,
+) -> list[str]:
+    if u is None:
+        return []
+    over = u.ratio is None or u.ratio > 1.0
+    ratio = axis if u.ratio is None else min(u.ratio, axis)
+    width = max(ratio * scale, 1.0)
+    if hatched:
+        fill = (
+            f'fill="url(#{p}-hatch-over)" stroke="#b42318"'
+            if over
+            else (f'fill="url(#{p}-hatch)" stroke="#4b5a6c"')
+        )
+        style = f'{fill} stroke-width="0.8"'
+    else:
+        style = f'class="{"bar-normal over" if over else "bar-normal"}"'
+    scenario = _("after the worst single failure") if hatched else _("normal operation")
+    tip = f"{element}, {measure} ({scenario}): {u.observed} / {u.limit} = {u.percent} ({u.rule} {u.entity})"
+    parts = [f"<g><title>{escape(tip)}</title>"]
+    parts.append(f'<rect x="{BAR_LEFT}" y="{_num(y)}" width="{_num(width)}" height="11" {style}/>')
+    clipped = u.ratio is None or u.ratio > axis
+    if clipped:  # the bar runs past the axis: mark the break
+        x = BAR_LEFT + width
+        parts.append(
+            f'<path d="M{_num(x - 7)} {_num(y - 1)} l4 6.5 l-4 6.5 M{_num(x - 3)} {_num(y - 1)} '
+            f'l4 6.5 l-4 6.5" class="break"/>'
+        )
+    weight = ' class="value over"' if over else ' class="value"'
+    parts.append(f'<text x="{VALUE_LEFT}" y="{_num(y + 9.5)}"{weight}>{escape(u.percent)}</text>')
+    parts.append("</g>")
+    if u.status in ("fail", "waived"):
+        return [f'<a href="#{escape(u.anchor)}">', *parts, "</a>"]
+    return parts
+
+
+# --- floor plan -------------------------------------------------------------------------------
+
+_STYLE = {
+    # status: (fill, stroke, stroke-dasharray, letter colour)
+    "error": ("#b42318", "#7a1a12", "", "#ffffff"),
+    "warning": ("url(#{p}-warn)", "#93370d", "", "#1f1300"),
+    "not_evaluated": ("#ffffff", "#475467", "3 2", "#344054"),
+    "info": ("#e0ecfa", "#1d4f91", "", "#1d4f91"),
+    "waived": ("url(#{p}-dots)", "#5b3aa8", "1 1.5", "#3b2574"),
+    "pass": ("#d3ecdd", "#2d7a4f", "", "#1d5135"),
+    "none": ("#f2f4f7", "#98a2b3", "", "#475467"),
+}
+
+
+def _square(status: str, x: float, y: float, p: str, size: float = CELL) -> str:
+    fill, stroke, dash, _colour = _STYLE.get(status, _STYLE["none"])
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    return (
+        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(size)}" height="{_num(size)}" rx="2" '
+        f'fill="{fill.format(p=p)}" stroke="{stroke}" stroke-width="1.2"{dashed}/>'
+    )
+
+
+def floor_plan_svg(plan: FloorPlan) -> Markup:
+    """Rows as lines of squares by position; letters, patterns and colours by worst status."""
+    p = "floor"
+    lines = [(row, max((r.line for r in row.racks), default=0) + 1) for row in plan.rows]
+    columns = max(plan.columns, 1)
+    pitch = CELL + GAP
+    legend_h = 44
+    width = max(ROW_LABEL + columns * pitch + 8, 560)
+    height = legend_h + 22 + sum(n * pitch + 10 for _row, n in lines)
+    out = [
+        f'<svg class="chart floor-plan" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
+        f'height="{_num(height)}" role="img" aria-labelledby="{p}-title">',
+        f'<title id="{p}-title">{escape(_("Floor plan: racks by row and position, by worst status"))}</title>',
+        "<defs>",
+        f'<pattern id="{p}-warn" width="5" height="5" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fde7c8"/>'
+        f'<line x1="0" y1="0" x2="0" y2="5" stroke="#dc6803" stroke-width="2"/></pattern>',
+        f'<pattern id="{p}-dots" width="4" height="4" patternUnits="userSpaceOnUse">'
+        f'<rect width="4" height="4" fill="#f1ecfb"/><circle cx="2" cy="2" r="0.9" '
+        f'fill="#5b3aa8"/></pattern>',
+        "</defs>",
+    ]
+    # legend, in two lines of squares with their letter and words
+    for i, entry in enumerate(plan.legend):
+        x = (i % 4) * 150
+        y = 4 + (i // 4) * 20
+        out.append(_square(entry.key, x, y, p, 14))
+        if entry.letter:
+            out.append(_letter(entry.key, entry.letter, x + 7, y + 11, 10))
+        out.append(f'<text x="{x + 20}" y="{y + 11}" class="legend">{escape(entry.label)}</text>')
+    y0 = legend_h + 18
+    if columns <= 60:  # position numbers above the squares
+        for c in range(columns):
+            if columns <= 30 or c % 5 == 4 or c == 0:
+                cx = ROW_LABEL + c * pitch + CELL / 2
+                out.append(
+                    f'<text x="{_num(cx)}" y="{y0 - 6}" text-anchor="middle" class="axis">'
+                    f"{c + 1}</text>"
+                )
+    y = y0
+    for row, n in lines:
+        out.append(
+            f'<text x="0" y="{_num(y + CELL / 2 + 4)}" class="element">{escape(row.label)}</text>'
+        )
+        for rack in row.racks:
+            x = ROW_LABEL + rack.column * pitch
+            ry = y + rack.line * pitch
+            square = _square(rack.status, x, ry, p)
+            if not plan.detailed:
+                out.append(square)
+                continue
+            tip = f"{rack.id}: {rack.label}" + (f" — {rack.rules}" if rack.rules else "")
+            body = f"<title>{escape(tip)}</title>{square}"
+            if rack.letter:
+                body += _letter(rack.status, rack.letter, x + CELL / 2, ry + CELL / 2 + 4, 11)
+            if rack.anchor:
+                out.append(f'<a href="#{escape(rack.anchor)}">{body}</a>')
+            else:
+                out.append(f"<g>{body}</g>")
+        y += n * pitch + 10
+    out.append("</svg>")
+    return Markup("\n".join(out))
+
+
+def _letter(status: str, letter: str, x: float, y: float, size: int) -> str:
+    colour = _STYLE.get(status, _STYLE["none"])[3]
+    return (
+        f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="middle" font-size="{size}" '
+        f'font-weight="700" fill="{colour}">{escape(letter)}</text>'
+    )

@@ -1,0 +1,650 @@
+"""The report's view model: what the HTML and Markdown templates show, already formatted.
+
+Two stages (as Great Expectations' Data Docs): :func:`build_view` turns a
+:class:`~facility.report.context.ReportInput` into plain dataclasses of strings (numbers only
+where a chart draws them), and the Jinja2 templates only lay them out. The view is
+JSON-serialisable (``dataclasses.asdict``) and deterministic: everything is sorted, element
+ids derive from rule code and entity id, and the generation time is an input.
+
+Every English word goes through :func:`facility.report.i18n._`, so a message catalog can
+translate the report (issue 9).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from facility import __version__
+from facility.engine.findings import Finding
+from facility.engine.rules import SEVERITY_ORDER, Rule
+from facility.model.cooling import Coolant
+from facility.model.source import Location
+from facility.model.waivers import Waiver
+from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
+from facility.report.context import ReportInput
+from facility.report.equipment import Equipment, assumption_count, equipment_figures
+from facility.report.findings_view import text_of, working
+from facility.report.floor_plan import FloorPlan, floor_plan
+from facility.report.i18n import _, ngettext
+from facility.report.inventory import inventory
+from facility.report.quantities import format_quantity
+from facility.report.utilisation import UtilisationChart, utilisation_charts
+from facility.report.words import (
+    AREAS,
+    area_word,
+    entity_kind_word,
+    severity_word,
+    status_word,
+    verdict_word,
+)
+
+_AREA_ORDER = {area: i for i, area in enumerate(AREAS)}
+MAX_LISTED = 50  # entity ids listed per passed or not-evaluated rule; the rest are counted
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A labelled value: 'Input file' — 'examples/hall-b3.yaml'."""
+
+    label: str
+    value: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    site_name: str
+    site_location: str
+    site_notes: str
+    input_file: str
+    input_sha256: str
+    tool: str
+    profile: str
+    profile_description: str
+    rules_version: str
+    generated_at: str
+    conventions: list[Item]
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    key: str
+    label: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class AreaCount:
+    key: str
+    label: str
+    errors: int
+    warnings: int
+    info: int
+    not_evaluated: int
+    waived: int
+    passed: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSummary:
+    """A failing rule in the verdict: 'PWR-003 … — 64 rack PDUs'."""
+
+    rule: str
+    title: str
+    severity: str
+    severity_label: str
+    entities: str
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    key: str  # ready | ready-with-warnings | not-ready
+    word: str
+    explanation: str
+    statuses: list[Count]
+    severities: list[Count]  # failing checks by severity
+    areas: list[AreaCount]
+    failing_rules: list[RuleSummary]
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoopHeat:
+    loop: str
+    coolant: str
+    cdus: str
+    racks: int
+    liquid_heat: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeyFigures:
+    headline: list[Item]
+    notes: list[str]
+    loops: list[LoopHeat]
+    charts: list[UtilisationChart]
+
+
+@dataclass(frozen=True, slots=True)
+class EntityRef:
+    id: str
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Entities of a card written at the same place of the input."""
+
+    where: str
+    entities: list[EntityRef]
+
+
+@dataclass(frozen=True, slots=True)
+class WaiverView:
+    rule: str
+    entity: str
+    reason: str
+    owner: str
+    expires: str
+    ticket: str
+    where: str
+    state: str  # applied | expired | stale
+    state_label: str
+    findings: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class FindingCard:
+    """One rule's identical findings (same status, numbers and working) on one or more entities."""
+
+    anchor: str
+    rule: str
+    name: str
+    title: str
+    area: str
+    area_label: str
+    severity: str
+    severity_label: str
+    status: str
+    status_label: str
+    entity_kind: str
+    entity_kind_label: str
+    count: int
+    places: list[Place]
+    requirement: str
+    relation: str
+    observed: str
+    limit: str
+    margin: str
+    how_observed: str
+    how_limit: str
+    why: str
+    known_problems: str
+    references: list[str]
+    parameters: list[Item]
+    single_failure: bool
+    waiver: WaiverView | None
+    expired_waivers: list[WaiverView]
+
+
+@dataclass(frozen=True, slots=True)
+class AreaFindings:
+    key: str
+    label: str
+    anchor: str
+    summary: str
+    cards: list[FindingCard]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEntities:
+    """A rule's not-evaluated or passed entities, listed up to MAX_LISTED."""
+
+    anchor: str
+    rule: str
+    title: str
+    area_label: str
+    severity: str
+    severity_label: str
+    count: int
+    entity_kind_label: str
+    entities: list[str]
+    more: str  # "and 9,950 more", or ""
+    detail: str  # the missing input, or the smallest margin of the passed checks
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    roles: list[str]
+    verdict: str
+    site_name: str
+    input_file: str
+    input_sha256: str
+    rules_version: str
+    tool: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportView:
+    lang: str
+    title: str
+    header: Header
+    verdict: Verdict
+    key_figures: KeyFigures
+    floor_plan: FloorPlan | None
+    areas: list[AreaFindings]
+    not_evaluated: list[RuleEntities]
+    waived: list[FindingCard]
+    waivers: list[WaiverView]  # expired and stale waivers
+    passed: list[RuleEntities]
+    assumptions: list[Item]
+    equipment: list[Equipment]
+    equipment_note: str
+    signoff: SignOff
+
+
+def build_view(report: ReportInput) -> ReportView:
+    """The view model of ``report``: every string formatted, every list in a stable order."""
+    result, site, ruleset = report.result, report.site, report.ruleset
+    rules = {rule.code: rule for rule in ruleset.rules}
+    findings = sorted(result.findings, key=_finding_order)
+    tool = f"facility {__version__}"
+    conventions = _conventions(report)
+    equipment = equipment_figures(site)
+    header = Header(
+        site_name=site.info.name,
+        site_location=site.info.location or "",
+        site_notes=(site.info.notes or "").strip(),
+        input_file=site.file,
+        input_sha256=site.sha256,
+        tool=tool,
+        profile=ruleset.profile,
+        profile_description=" ".join(ruleset.profile_description.split()),
+        rules_version=ruleset.version,
+        generated_at=report.generated_at.isoformat(),
+        conventions=conventions,
+    )
+    waivers = [_waiver(record.waiver, record.location, record.state, record.findings)
+               for record in report.waivers.records]  # fmt: skip
+    applied = {fid: w for w in waivers if w.state == "applied" for fid in w.findings}
+    expired: dict[str, list[WaiverView]] = {}
+    for w in waivers:
+        if w.state == "expired":
+            for fid in w.findings:
+                expired.setdefault(fid, []).append(w)
+    failing = [f for f in findings if f.status == "fail"]
+    cards = _cards(failing, rules, applied, expired)
+    areas = []
+    for area in AREAS:
+        area_cards = [c for c in cards if c.area == area]
+        if area_cards:
+            areas.append(_area(area, area_cards, failing))
+    return ReportView(
+        lang=report.lang,
+        title=_("Readiness report: %(site)s") % {"site": site.info.name},
+        header=header,
+        verdict=_verdict(result.verdict, findings, cards),
+        key_figures=_key_figures(report, findings),
+        floor_plan=floor_plan(site, findings),
+        areas=areas,
+        not_evaluated=_not_evaluated(findings, rules),
+        waived=_cards([f for f in findings if f.status == "waived"], rules, applied, expired),
+        waivers=sorted(
+            (w for w in waivers if w.state != "applied"),
+            key=lambda w: (w.state, w.rule, natural_key(w.entity), w.where),
+        ),
+        passed=_passed(findings, rules),
+        assumptions=conventions,
+        equipment=equipment,
+        equipment_note=assumption_count(equipment),
+        signoff=SignOff(
+            roles=[_("Prepared by"), _("Reviewed by"), _("Approved by")],
+            verdict=verdict_word(result.verdict),
+            site_name=site.info.name,
+            input_file=site.file,
+            input_sha256=site.sha256,
+            rules_version=ruleset.version,
+            tool=tool,
+        ),
+    )
+
+
+def _finding_order(f: Finding) -> tuple[object, ...]:
+    return (
+        SEVERITY_ORDER.get(f.severity, 9),
+        f.rule,
+        f.entity_kind,
+        natural_key(f.entity_id),
+        f.entity_id,
+    )
+
+
+def _conventions(report: ReportInput) -> list[Item]:
+    basis = {"peak": _("peak"), "nominal": _("nominal")}
+    assumptions = report.ruleset.assumptions
+    electrical = assumptions.electrical_power_basis
+    thermal = assumptions.thermal_power_basis
+    derating = format_quantity(report.site.conventions.continuous_load_derating, "fraction")
+    return [
+        Item(_("Electrical checks"),
+             _("at each rack's %(basis)s power") % {"basis": basis.get(electrical, electrical)}),
+        Item(_("Heat and flow checks"),
+             _("at each rack's %(basis)s power") % {"basis": basis.get(thermal, thermal)}),
+        Item(_("Continuous-load derating"),
+             _("breakers carry %(derating)s of their rating continuously, unless an element "
+               "sets its own (NEC 210.20(A))") % {"derating": derating}),
+        Item(_("Three-phase power"),
+             _("voltages are line-to-line; S = √3 · V_LL · I; rack loads in kVA are kW divided "
+               "by the power factor")),
+        Item(_("Coolant properties"),
+             _("of the real fluid (water or glycol mixture) at the mean loop temperature")),
+        Item(_("Redundancy"),
+             _("judged after the failure: one power side carries the whole rack; a loop carries "
+               "its heat and flow with its largest CDU out")),
+    ]  # fmt: skip
+
+
+def _verdict(key: str, findings: list[Finding], cards: list[FindingCard]) -> Verdict:
+    explanation = {
+        "not-ready": _("At least one check at error severity fails: the hall is not ready for "
+                       "the racks as described."),
+        "ready-with-warnings": _("No error-severity check fails, but warnings fail or "
+                                 "error-severity checks could not be evaluated: review them "
+                                 "before signing."),
+        "ready": _("Every check passes or is waived: the hall is ready for the racks as "
+                   "described."),
+    }[key]  # fmt: skip
+    statuses = Counter(f.status for f in findings)
+    failing = Counter(f.severity for f in findings if f.status == "fail")
+    areas = []
+    for area in AREAS:
+        inside = [f for f in findings if f.area == area]
+        if not inside:
+            continue
+        fails = Counter(f.severity for f in inside if f.status == "fail")
+        counts = Counter(f.status for f in inside)
+        areas.append(
+            AreaCount(area, area_word(area), fails["error"], fails["warning"], fails["info"],
+                      counts["not_evaluated"], counts["waived"], counts["pass"], len(inside))
+        )  # fmt: skip
+    summaries: dict[str, list[FindingCard]] = {}
+    for card in sorted(cards, key=lambda c: (SEVERITY_ORDER.get(c.severity, 9),
+                                             _AREA_ORDER.get(c.area, 9), c.rule)):  # fmt: skip
+        summaries.setdefault(card.rule, []).append(card)
+    failing_rules = []
+    for rule_cards in summaries.values():
+        first = rule_cards[0]
+        n = sum(c.count for c in rule_cards)
+        failing_rules.append(
+            RuleSummary(first.rule, first.title, first.severity, first.severity_label,
+                        f"{n:,} {entity_kind_word(first.entity_kind, n)}", first.anchor)
+        )  # fmt: skip
+    return Verdict(
+        key=key,
+        word=verdict_word(key),
+        explanation=explanation,
+        statuses=[
+            Count("fail", _("Failing"), statuses["fail"]),
+            Count("waived", _("Waived"), statuses["waived"]),
+            Count("not_evaluated", _("Not evaluated"), statuses["not_evaluated"]),
+            Count("pass", _("Passed"), statuses["pass"]),
+        ],
+        severities=[
+            Count("error", _("Failing errors"), failing["error"]),
+            Count("warning", _("Failing warnings"), failing["warning"]),
+            Count("info", _("Failing notes"), failing["info"]),
+        ],
+        areas=areas,
+        failing_rules=failing_rules,
+        total=len(findings),
+    )
+
+
+def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
+    site = report.site
+    inv = inventory(site)
+    types = Counter(rack.type.id for rack in site.racks)
+    mix = ", ".join(
+        f"{n:,} × {t}" for t, n in sorted(types.items(), key=lambda i: natural_key(i[0]))
+    )
+    liquid = sum(loop.liquid_heat for loop in inv.loops)
+    headline = [
+        Item(_("Racks"), f"{len(site.racks):,}", mix),
+        Item(_("IT load, nominal"), format_quantity(inv.nominal_power, "power"),
+             _("sum of the racks' nominal power")),
+        Item(_("IT load, peak"), format_quantity(inv.peak_power, "power"),
+             _("sum of the racks' peak power")),
+        Item(_("Heat to liquid"), format_quantity(liquid, "power"),
+             _("at nominal power, all loops")),
+        Item(_("Residual heat to room air"), format_quantity(inv.residual_air_heat, "power"),
+             _("the liquid racks' air share plus air-cooled racks")),
+    ]  # fmt: skip
+    notes = []
+    if inv.racks_without_nominal or inv.racks_without_peak:
+        notes.append(
+            _("Not counted: %(nominal)s racks without a nominal power, %(peak)s without a peak "
+              "power.") % {"nominal": f"{inv.racks_without_nominal:,}",
+                           "peak": f"{inv.racks_without_peak:,}"}
+        )  # fmt: skip
+    loops = []
+    for loop in inv.loops:
+        spec = site.loops[loop.loop]
+        loops.append(
+            LoopHeat(
+                loop=loop.loop,
+                coolant=_coolant(spec.coolant),
+                cdus=", ".join(spec.cdus),
+                racks=loop.racks,
+                liquid_heat=format_quantity(loop.liquid_heat, "power"),
+                note="" if loop.complete else _("incomplete: some racks lack power or liquid "
+                                                "fraction"),
+            )
+        )  # fmt: skip
+    return KeyFigures(headline, notes, loops, utilisation_charts(findings, site))
+
+
+def _coolant(coolant: Coolant) -> str:
+    fluid = coolant.fluid
+    names = {"water": _("water"), "propylene_glycol": _("propylene glycol"),
+             "ethylene_glycol": _("ethylene glycol")}  # fmt: skip
+    name = names.get(fluid, fluid)
+    volume, mass = coolant.volume_fraction, coolant.mass_fraction
+    if volume:
+        return _("%(fluid)s, %(share)s by volume") % {
+            "fluid": name, "share": format_quantity(volume, "fraction", 0)}  # fmt: skip
+    if mass:
+        return _("%(fluid)s, %(share)s by mass") % {
+            "fluid": name, "share": format_quantity(mass, "fraction", 0)}  # fmt: skip
+    return name
+
+
+def _where(f: Finding) -> str:
+    return f"{f.location.file}:{f.location.line}" if f.location else _("not located")
+
+
+def _waiver(waiver: Waiver, location: Location, state: str, findings: Iterable[str]) -> WaiverView:
+    states = {"applied": _("applied"), "expired": _("expired, no longer applied"),
+              "stale": _("stale: matches no failing finding")}  # fmt: skip
+    return WaiverView(
+        rule=waiver.rule,
+        entity=waiver.entity,
+        reason=" ".join(waiver.reason.split()),
+        owner=waiver.owner,
+        expires=waiver.expires.isoformat(),
+        ticket=waiver.ticket or "",
+        where=f"{location.file}:{location.line}",
+        state=state,
+        state_label=states[state],
+        findings=sorted(findings, key=natural_key),
+    )
+
+
+def _waiver_key(waiver: WaiverView | None) -> tuple[str, ...]:
+    return () if waiver is None else (waiver.rule, waiver.entity, waiver.where)
+
+
+def _margin(f: Finding) -> str:
+    if f.margin is None:
+        return "—"
+    kind = "temperature_difference" if f.kind == "temperature" else f.kind
+    return text_of(f.margin, kind)
+
+
+def _parameters(rule: Rule | None) -> list[Item]:
+    if rule is None:
+        return []
+    shown = []
+    for p in sorted(rule.parameters.values(), key=lambda p: p.name):
+        value = (
+            format_quantity(p.value, p.kind) if p.kind != "fraction" or "%" in p.text else p.text
+        )
+        shown.append(Item(p.name, value))
+    return shown
+
+
+def _cards(
+    findings: list[Finding],
+    rules: dict[str, Rule],
+    applied: dict[str, WaiverView],
+    expired: dict[str, list[WaiverView]],
+) -> list[FindingCard]:
+    """Findings grouped into cards: same rule, status, numbers, working and waiver."""
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for f in findings:
+        observed = f.observed.value if f.observed else None
+        limit = f.limit.value if f.limit else None
+        key = (
+            f.rule, f.status, f.entity_kind, text_of(observed, f.kind), text_of(limit, f.kind),
+            _margin(f), working(f.observed, f.kind), working(f.limit, f.kind),
+            _waiver_key(applied.get(f.id)), *(_waiver_key(w) for w in expired.get(f.id, ())),
+        )  # fmt: skip
+        groups.setdefault(key, []).append(f)
+    cards = []
+    for members in groups.values():
+        cards.append(_card(members, rules.get(members[0].rule), applied, expired))
+    cards.sort(key=lambda c: (_AREA_ORDER.get(c.area, 9), SEVERITY_ORDER.get(c.severity, 9), c.rule,
+                              natural_key(c.anchor)))  # fmt: skip
+    return cards
+
+
+def _card(
+    members: list[Finding],
+    rule: Rule | None,
+    applied: dict[str, WaiverView],
+    expired: dict[str, list[WaiverView]],
+) -> FindingCard:
+    f = members[0]
+    places: dict[str, list[EntityRef]] = {}
+    for m in members:
+        ref = EntityRef(m.entity_id, finding_anchor(m.rule, m.entity_kind, m.entity_id))
+        places.setdefault(_where(m), []).append(ref)
+    spec = rule.spec if rule is not None else None
+    n = len(members)
+    return FindingCard(
+        anchor=f"card-{slug(f.rule)}--{slug(f.entity_kind)}--{slug(f.entity_id)}",
+        rule=f.rule,
+        name=f.name,
+        title=f.title,
+        area=f.area,
+        area_label=area_word(f.area),
+        severity=f.severity,
+        severity_label=severity_word(f.severity),
+        status=f.status,
+        status_label=status_word(f.status),
+        entity_kind=f.entity_kind,
+        entity_kind_label=entity_kind_word(f.entity_kind, n),
+        count=n,
+        places=[Place(where, refs) for where, refs in places.items()],
+        requirement=" ".join(spec.requirement.split()) if spec else "",
+        relation=f.relation,
+        observed=text_of(f.observed.value if f.observed else None, f.kind),
+        limit=text_of(f.limit.value if f.limit else None, f.kind),
+        margin=_margin(f),
+        how_observed=working(f.observed, f.kind),
+        how_limit=working(f.limit, f.kind),
+        why=" ".join(spec.why.split()) if spec else "",
+        known_problems=" ".join(spec.known_problems.split()) if spec else "",
+        references=list(spec.references) if spec else [],
+        parameters=_parameters(rule),
+        single_failure=bool(spec and "single-failure" in spec.tags),
+        waiver=applied.get(f.id),
+        expired_waivers=list(expired.get(f.id, ())),
+    )
+
+
+def _area(area: str, cards: list[FindingCard], failing: list[Finding]) -> AreaFindings:
+    counts = Counter(f.severity for f in failing if f.area == area)
+    parts = []
+    if counts["error"]:
+        parts.append(ngettext("%(n)s failing error", "%(n)s failing errors", counts["error"])
+                     % {"n": f"{counts['error']:,}"})  # fmt: skip
+    if counts["warning"]:
+        parts.append(ngettext("%(n)s failing warning", "%(n)s failing warnings",
+                              counts["warning"]) % {"n": f"{counts['warning']:,}"})  # fmt: skip
+    if counts["info"]:
+        parts.append(ngettext("%(n)s failing note", "%(n)s failing notes", counts["info"])
+                     % {"n": f"{counts['info']:,}"})  # fmt: skip
+    return AreaFindings(area, area_word(area), f"findings-{area}", ", ".join(parts), cards)
+
+
+def _listed(ids: list[str]) -> tuple[list[str], str]:
+    ordered = sorted(ids, key=natural_key)
+    extra = len(ordered) - MAX_LISTED
+    more = _("and %(n)s more") % {"n": f"{extra:,}"} if extra > 0 else ""
+    return ordered[:MAX_LISTED], more
+
+
+def _not_evaluated(findings: list[Finding], rules: dict[str, Rule]) -> list[RuleEntities]:
+    groups: dict[tuple[str, str, str], list[Finding]] = {}
+    for f in findings:
+        if f.status == "not_evaluated":
+            groups.setdefault((f.rule, f.entity_kind, "; ".join(f.missing)), []).append(f)
+    rows = []
+    for (code, kind, missing), members in groups.items():
+        f = members[0]
+        ids, more = _listed([m.entity_id for m in members])
+        rows.append(
+            RuleEntities(
+                anchor=rule_anchor("not-evaluated", f"{code}-{kind}-{members[0].entity_id}"),
+                rule=code, title=f.title, area_label=area_word(f.area), severity=f.severity,
+                severity_label=severity_word(f.severity), count=len(members),
+                entity_kind_label=entity_kind_word(kind, len(members)), entities=ids, more=more,
+                detail=missing,
+            )
+        )  # fmt: skip
+    rows.sort(key=lambda r: (SEVERITY_ORDER.get(r.severity, 9), r.rule, r.detail))
+    return rows
+
+
+def _passed(findings: list[Finding], rules: dict[str, Rule]) -> list[RuleEntities]:
+    groups: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.status == "pass":
+            groups.setdefault(f.rule, []).append(f)
+    rows = []
+    for code in sorted(groups):
+        members = groups[code]
+        f = members[0]
+        ids, more = _listed([m.entity_id for m in members])
+        margins = [m for m in members if m.margin is not None]
+        detail = ""
+        if margins:
+            tight = min(margins, key=lambda m: (m.margin, natural_key(m.entity_id)))
+            detail = _("%(margin)s (%(entity)s)") % {
+                "margin": _margin(tight), "entity": tight.entity_id}  # fmt: skip
+        kinds = sorted({m.entity_kind for m in members})
+        rows.append(
+            RuleEntities(
+                anchor=rule_anchor("passed", code), rule=code, title=f.title,
+                area_label=area_word(f.area), severity=f.severity,
+                severity_label=severity_word(f.severity), count=len(members),
+                entity_kind_label=", ".join(entity_kind_word(k, len(members)) for k in kinds),
+                entities=ids, more=more, detail=detail,
+            )
+        )  # fmt: skip
+    return rows
