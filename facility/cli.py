@@ -213,6 +213,53 @@ def check(
 
 
 @app.command()
+def failures(
+    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text or json.")
+    ] = OutputFormat.text,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="Rule profile (default as for check).", show_default=False),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option("--rules", help="An extra directory of rule files. Repeatable."),
+    ] = None,
+) -> None:
+    """Fail each element in turn (N-1): single points of failure, and what each loss does.
+
+    Exit 0 when no single loss makes an error-severity check fail, 1 when one does, 2 on bad input.
+    """
+    from facility.analysis.failures import analyse_failures
+    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+    from facility.report.failures_report import failures_json, failures_text
+
+    if output_format not in (OutputFormat.text, OutputFormat.json):
+        typer.echo("error: failures prints text or json", err=True)
+        raise typer.Exit(code=2)
+    try:
+        loaded = load_site(site)
+        ruleset = load_rules(
+            [bundled_rules_dir(), *(rules or [])], profile or default_profile(loaded)
+        )
+    except InputError as error:
+        raise _fail_input(error) from None
+    baseline = audit(loaded, ruleset)
+    report = analyse_failures(loaded, ruleset, baseline)
+    if output_format is OutputFormat.json:
+        info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
+        typer.echo(failures_json(report, info), nl=False)
+    else:
+        typer.echo(failures_text(report, loaded.info.name), nl=False)
+    if report.single_points_of_failure:
+        raise typer.Exit(code=1)
+
+
+@app.command()
 def inventory(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
 ) -> None:

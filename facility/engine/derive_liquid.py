@@ -121,6 +121,8 @@ def _sum_cdus(ctx: Context, loop: Any, figure: str, survivors: bool) -> Value:
             return v if v.missing else Value.unknown(f"CDU '{cdu.id}' has no {figure}")
         values.append(v.value)
     kind = "power" if figure == "capacity" else "volumetric_flow"
+    if not values:  # every CDU of the loop has failed (a failure scenario)
+        return Value(0.0, "no CDU in service", ())
     if survivors:
         return Value(
             surviving_capacity(values, 1),
@@ -206,7 +208,8 @@ def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
         t = tcs_supply_temperature(water.supply_temperature, cdu.approach)
         if worst is None or t > worst[0]:
             worst = (t, water.supply_temperature, cdu.approach)
-    assert worst is not None
+    if worst is None:
+        return Value.unknown(f"no CDU in service on loop '{loop.id}'")
     return Value(
         worst[0],
         "T_FWS + ATD",
@@ -374,6 +377,8 @@ def available_head(ctx: Context, loop: Any) -> Value:
         if cdu.figures.available_head is None:
             return Value.unknown(f"CDU '{cdu.id}' has no available_head")
         heads.append(cdu.figures.available_head)
+    if not heads:
+        return Value(0.0, "no CDU in service", ())
     return Value(min(heads), "min CDU head", (("H_CDU", min(heads), "pressure"),))
 
 

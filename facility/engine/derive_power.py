@@ -113,9 +113,14 @@ def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
     )
 
 
-@quantity("rack", "power_sides", "count", "Number of power sides (A, B, …) feeding the rack")
+@quantity("rack", "power_sides", "count", "Number of power sides (A, B, …) in service")
 def power_sides(ctx: Context, rack: Rack) -> Value:
-    return Value(float(len(rack.pdus)), "count of sides", ())
+    return Value(float(len(rack.pdus)), "count of sides in service", ())
+
+
+@quantity("rack", "power_sides_declared", "count", "Power sides declared, in service or lost")
+def power_sides_declared(ctx: Context, rack: Rack) -> Value:
+    return Value(float(len(rack.pdus) + rack.sides_lost), "count of sides declared", ())
 
 
 @quantity("pdu", "pdu_capacity", "apparent_power", "Continuous capacity of the PDU's inlet circuit")

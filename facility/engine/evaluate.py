@@ -47,6 +47,20 @@ def _audit(site: Site, ruleset: RuleSet) -> AuditResult:
     return result
 
 
+def evaluate_entities(
+    site: Site, ruleset: RuleSet, rules: list[Rule], entities: dict[str, list[tuple[str, Any]]]
+) -> list[Finding]:
+    """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom)."""
+    ctx = Context(site, ruleset.assumptions)
+    findings = []
+    for rule in rules:
+        for entity_id, entity in entities.get(rule.spec.scope, ()):
+            finding = _apply(ctx, rule, entity_id, entity)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
 def default_profile(site: Site) -> str:
     """'tier-iii' when the site's design intent says Tier III (or Rated 3), else 'supernode'."""
     intent = (site.info.design_intent or "").lower().replace(" ", "")

@@ -83,6 +83,7 @@ class Rack:
     loop: str | None
     pdus: dict[str, list[Pdu]]
     location: Location
+    sides_lost: int = 0  # power sides removed by a failure scenario (facility.analysis)
 
 
 @dataclass(slots=True)

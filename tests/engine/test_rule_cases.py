@@ -14,6 +14,9 @@ One file per rule, ``tests/engine/cases/<CODE>.yaml``::
           not_evaluated: [no-pf]         # exactly these are not evaluated
           missing: {no-pf: power_factor} # optional: words the not-evaluated reason must name
           severity: error                # optional: the severity of every finding of the rule
+        failure: power_source:UPS-A      # optional: judge the case inside this single-failure
+                                         # scenario (facility.analysis.failures), for rules that
+                                         # only a failure can trip
 
 Ids absent from all three lists get no finding for the rule (its ``when`` does not hold, or
 the entity is not in the rule's scope). Select one rule's cases with ``pytest -k PWR-001``.
@@ -29,6 +32,7 @@ from typing import Any
 import pytest
 import yaml
 
+from facility.analysis.failures import analyse_failures
 from facility.engine.evaluate import audit
 from facility.engine.rules import RuleSet, bundled_rules_dir, load_rules
 from facility.model.load import load_site
@@ -36,13 +40,14 @@ from facility.model.source import read_document
 
 CASES = Path(__file__).parent / "cases"
 STATUSES = ("fail", "pass", "not_evaluated")
-CASE_KEYS = {"name", "profile", "site_file", "expect"}
+CASE_KEYS = {"name", "profile", "site_file", "expect", "failure"}
 EXPECT_KEYS = {*STATUSES, "missing", "severity"}
 
 # Rules whose inputs are always known, so no site can leave them not evaluated.
 ALWAYS_EVALUATED = {
     "PWR-004": "power_sides counts the declared sides; a rack without PDUs has 0",
     "PWR-008": "applies only to sources that declare modules (when: has_modules)",
+    "PWR-009": "counts sides in service; applies only to racks that declare PDUs",
 }
 
 
@@ -53,6 +58,7 @@ class Case:
     profile: str
     site: dict[str, Any]
     expect: dict[str, Any]
+    failure: str | None = None
 
     @property
     def id(self) -> str:
@@ -77,6 +83,7 @@ def _read(path: Path) -> list[Case]:
                 raw.get("profile", "supernode"),
                 raw["site_file"],
                 raw["expect"],
+                raw.get("failure"),
             )
         )
     names = [c.name for c in cases]
@@ -104,7 +111,13 @@ def test_rule_case(case: Case, tmp_path: Path) -> None:
     ruleset = _rules(case.profile)
     assert ruleset.by_code(case.rule) is not None, f"{case.rule} is not in {case.profile}"
 
-    findings = [f for f in audit(site, ruleset).findings if f.rule == case.rule]
+    result = audit(site, ruleset)
+    if case.failure is None:
+        findings = [f for f in result.findings if f.rule == case.rule]
+    else:
+        report = analyse_failures(site, ruleset, result)
+        (scenario,) = [r for r in report.results if r.scenario.id == case.failure]
+        findings = [f for f in scenario.findings if f.rule == case.rule]
     ids = [f.entity_id for f in findings]
     assert len(ids) == len(set(ids)), f"an entity has two findings: {sorted(ids)}"
 

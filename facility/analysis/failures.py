@@ -1,0 +1,254 @@
+"""Single-failure (N-1) analysis: fail each element, shift its load, re-run the affected rules.
+
+For every element whose loss the design must survive — each power source and distribution
+element, each power side of each rack, each CDU, each CDU's pumps (one pump lost), each
+facility water loop and each room air unit — the site is copied with that element out of
+service, the load moves where it physically goes (the other side's PDUs carry whole racks;
+the loop's other CDUs carry its heat and flow; the room's other air units carry its air heat),
+and the normal-operation rules are evaluated again on the entities the failure touches.
+
+Rules tagged ``single-failure`` are not re-run: they already assume one failure, and running
+them inside a failure scenario would judge a double failure.
+
+Scenarios are incremental: each one copies only what it changes and evaluates only the
+entities it affects, so a campus's thousands of scenarios cost about one audit in total.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from facility.engine.evaluate import evaluate_entities
+from facility.engine.findings import AuditResult, Finding
+from facility.engine.rules import RuleSet
+from facility.gcpause import paused_gc
+from facility.model.cooling import Pumps
+from facility.model.site import Pdu, Rack, ResolvedCdu, Site
+
+SINGLE_FAILURE_TAG = "single-failure"
+
+Affected = dict[str, list[tuple[str, Any]]]  # scope -> [(entity id, entity)]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    kind: str  # power_source, distribution, rack_side, cdu, cdu_pump, facility_water, air_unit
+    element: str
+    description: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}:{self.element}"
+
+
+@dataclass(slots=True)
+class ScenarioResult:
+    scenario: Scenario
+    findings: list[Finding]  # the affected entities, judged with the element out of service
+    new_failures: list[Finding]  # failing now, not failing before the loss
+    worst: Finding | None  # the affected finding with the highest utilisation
+    worst_utilisation: float | None
+
+    @property
+    def single_point_of_failure(self) -> bool:
+        """The loss makes an error-severity check fail that passed before."""
+        return any(f.severity == "error" for f in self.new_failures)
+
+
+@dataclass(slots=True)
+class FailureReport:
+    results: list[ScenarioResult] = field(default_factory=list)
+
+    @property
+    def single_points_of_failure(self) -> list[ScenarioResult]:
+        return [r for r in self.results if r.single_point_of_failure]
+
+
+def utilisation(finding: Finding) -> float | None:
+    """observed / limit for a '≤' check, limit / observed for '≥' (1.0 = at the limit)."""
+    if (
+        finding.observed is None
+        or finding.limit is None
+        or finding.kind in ("count", "temperature")
+    ):
+        return None  # counts and absolute temperatures are not capacities
+    observed, limit = finding.observed.value, finding.limit.value
+    if observed is None or limit is None:
+        return None
+    if finding.relation in ("≤", "<"):
+        if limit > 0:
+            return observed / limit
+        return float("inf") if observed > 0 else None
+    if finding.relation in ("≥", ">"):
+        if observed > 0:
+            return limit / observed
+        return float("inf") if limit > 0 else None
+    return None
+
+
+def scenarios(site: Site) -> list[Scenario]:
+    """Every single failure the design must survive, in a stable order."""
+    out: list[Scenario] = []
+    for source in sorted(site.sources):
+        out.append(Scenario("power_source", source, f"{source} lost"))
+    for element in sorted(site.distribution):
+        out.append(Scenario("distribution", element, f"{element} lost"))
+    for rack in site.racks:
+        for side in sorted(rack.pdus):
+            out.append(
+                Scenario("rack_side", f"{rack.id}:{side}", f"side {side} of rack {rack.id} lost")
+            )
+    for cdu_id in sorted(site.cdus):
+        out.append(Scenario("cdu", cdu_id, f"{cdu_id} out of service"))
+        if site.cdus[cdu_id].figures.pumps is not None:
+            out.append(Scenario("cdu_pump", cdu_id, f"one pump of {cdu_id} lost"))
+    for water in sorted(site.facility_water):
+        out.append(Scenario("facility_water", water, f"facility water {water} lost"))
+    for unit in sorted(site.air_units):
+        out.append(Scenario("air_unit", unit, f"air unit {unit} lost"))
+    return out
+
+
+class _Failer:
+    """Builds the failed copy of a site and the entities a failure affects."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.racks_by_id = {r.id: r for r in site.racks}
+        self.children: dict[str, list[Any]] = {}
+        for d in site.distribution.values():
+            if d.fed_by:
+                self.children.setdefault(d.fed_by, []).append(d.id)
+        for pdu in site.pdus.values():
+            if pdu.fed_by:
+                self.children.setdefault(pdu.fed_by, []).append(pdu)
+
+    def below(self, element: str) -> list[Pdu]:
+        found, stack, seen = [], [element], set()
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            for child in self.children.get(node, ()):
+                if isinstance(child, Pdu):
+                    found.append(child)
+                else:
+                    stack.append(child)
+        return found
+
+    def without_pdus(self, lost: Iterable[Pdu]) -> tuple[Site, Affected]:
+        lost_ids = {p.id for p in lost}
+        changed: dict[str, Rack] = {}
+        for pdu in lost:
+            rack = changed.get(pdu.rack) or self.racks_by_id[pdu.rack]
+            sides = {
+                side: [p for p in pdus if p.id not in lost_ids] for side, pdus in rack.pdus.items()
+            }
+            kept = {side: pdus for side, pdus in sides.items() if pdus}
+            changed[rack.id] = dataclasses.replace(
+                rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
+            )
+        racks = [changed.get(r.id, r) for r in self.site.racks]
+        pdus = {k: v for k, v in self.site.pdus.items() if k not in lost_ids}
+        site = dataclasses.replace(self.site, racks=racks, pdus=pdus)
+        affected: Affected = {
+            "rack": [(r.id, r) for r in changed.values()],
+            "pdu": [(p.id, p) for r in changed.values() for side in r.pdus.values() for p in side],
+            "distribution": list(site.distribution.items()),
+            "power_source": list(site.sources.items()),
+        }
+        return site, affected
+
+    def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
+        loops = {}
+        for loop_id, loop in self.site.loops.items():
+            if lost & set(loop.cdus):
+                loops[loop_id] = loop.model_copy(
+                    update={"cdus": [c for c in loop.cdus if c not in lost]}
+                )
+        site = dataclasses.replace(self.site, loops={**self.site.loops, **loops})
+        water = {
+            c.spec.facility_water
+            for c in self.site.cdus.values()
+            if c.id in lost and c.spec.facility_water
+        }
+        return site, {
+            "tcs_loop": list(loops.items()),
+            "facility_water": [(w, site.facility_water[w]) for w in sorted(water)],
+        }
+
+    def apply(self, scenario: Scenario) -> tuple[Site, Affected]:
+        site, kind, element = self.site, scenario.kind, scenario.element
+        if kind in ("power_source", "distribution"):
+            return self.without_pdus(self.below(element))
+        if kind == "rack_side":
+            rack_id, side = element.rsplit(":", 1)
+            return self.without_pdus(self.racks_by_id[rack_id].pdus[side])
+        if kind == "cdu":
+            return self.without_cdus({element})
+        if kind == "facility_water":
+            lost = {c.id for c in site.cdus.values() if c.spec.facility_water == element}
+            return self.without_cdus(lost)
+        if kind == "cdu_pump":
+            return self.one_pump_lost(site.cdus[element])
+        if kind == "air_unit":
+            room = site.air_units[element].room
+            units = {k: v for k, v in site.air_units.items() if k != element}
+            failed = dataclasses.replace(site, air_units=units)
+            return failed, {"room": [(room, failed.rooms[room])] if room in failed.rooms else []}
+        raise ValueError(f"unknown failure kind {kind}")
+
+    def one_pump_lost(self, cdu: ResolvedCdu) -> tuple[Site, Affected]:
+        pumps = cdu.figures.pumps
+        assert pumps is not None
+        running = pumps.installed - 1
+        update: dict[str, Any] = {
+            "pumps": Pumps.model_construct(installed=running, required=pumps.required)
+        }
+        if running < pumps.required and cdu.figures.rated_flow is not None:
+            # Parallel pumps: flow in proportion to the pumps still running (an approximation).
+            update["rated_flow"] = cdu.figures.rated_flow * running / pumps.required
+        figures = cdu.figures.model_copy(update=update)
+        failed_cdu = dataclasses.replace(cdu, figures=figures)
+        site = dataclasses.replace(self.site, cdus={**self.site.cdus, cdu.id: failed_cdu})
+        loop = site.loops.get(cdu.loop) if cdu.loop else None
+        affected: Affected = {"cdu": [(cdu.id, failed_cdu)]}
+        if loop is not None:
+            affected["tcs_loop"] = [(loop.id, loop)]
+        return site, affected
+
+
+def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> FailureReport:
+    """Run every single-failure scenario of ``site`` against ``baseline`` (its normal audit)."""
+    normal_rules = [r for r in ruleset.rules if SINGLE_FAILURE_TAG not in r.spec.tags]
+    failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
+    before = {f.id: f for f in baseline.findings}
+    failer = _Failer(site)
+    report = FailureReport()
+    with paused_gc():
+        for scenario in scenarios(site):
+            failed_site, affected = failer.apply(scenario)
+            findings = evaluate_entities(failed_site, ruleset, normal_rules, affected)
+            new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
+            worst, worst_u = None, None
+            for f in findings:
+                if not _changed(f, before.get(f.id)):
+                    continue  # untouched by this failure (e.g. the floor under a rack)
+                u = utilisation(f)
+                if u is not None and (worst_u is None or u > worst_u):
+                    worst, worst_u = f, u
+            report.results.append(ScenarioResult(scenario, findings, new, worst, worst_u))
+    return report
+
+
+def _changed(after: Finding, before: Finding | None) -> bool:
+    if before is None or before.status != after.status:
+        return True
+    values = (after.observed, after.limit, before.observed, before.limit)
+    if any(v is None for v in values):
+        return False
+    return (after.observed.value, after.limit.value) != (before.observed.value, before.limit.value)  # type: ignore[union-attr]
