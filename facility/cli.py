@@ -260,6 +260,54 @@ def failures(
 
 
 @app.command()
+def headroom(
+    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    rack_type: Annotated[
+        str, typer.Option("--rack-type", help="Rack type to add (a rack_types id or catalog id).")
+    ],
+    loop: Annotated[str | None, typer.Option(help="Add the racks to this TCS loop.")] = None,
+    zone: Annotated[str | None, typer.Option(help="Add the racks to this floor zone.")] = None,
+    row: Annotated[str | None, typer.Option(help="Add the racks to this row.")] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text or json.")
+    ] = OutputFormat.text,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="Rule profile (default as for check).", show_default=False),
+    ] = None,
+) -> None:
+    """How many more racks of a type fit, which constraint binds first, and what is stranded.
+
+    New racks copy the placement and PDUs of the first rack of the target (loop, zone or row).
+    """
+    from facility.analysis.headroom import HeadroomError
+    from facility.analysis.headroom import headroom as compute_headroom
+    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.rules import load_rules
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+    from facility.report.headroom_report import headroom_json, headroom_text
+
+    try:
+        loaded = load_site(site)
+        ruleset = load_rules(profile=profile or default_profile(loaded))
+    except InputError as error:
+        raise _fail_input(error) from None
+    try:
+        report = compute_headroom(
+            loaded, ruleset, audit(loaded, ruleset), rack_type, loop=loop, zone=zone, row=row
+        )
+    except HeadroomError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    if output_format is OutputFormat.json:
+        info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
+        typer.echo(headroom_json(report, info), nl=False)
+    else:
+        typer.echo(headroom_text(report), nl=False)
+
+
+@app.command()
 def inventory(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
 ) -> None:

@@ -1,0 +1,256 @@
+"""Headroom: how many more racks of a type fit, which constraint binds first, what is stranded.
+
+New racks are copies of a *template* rack already in the target (the first rack of the row,
+loop or zone): same zone, row, loop and PDU arrangement (same PDU types, same upstream feeds),
+with the requested rack type. For n more racks the site is copied with them added and every
+rule — normal operation and single-failure alike — is evaluated on the entities they touch.
+The answer is the largest n with no check failing that did not already fail; more load never
+turns a failure into a pass, so the search is a doubling search followed by bisection.
+
+Per domain (power path, liquid loop, room air, floor zone) the same search runs with only that
+area's rules, so the report shows each domain's own headroom. At the overall limit, capacity
+left in the domains that do not bind is *stranded*: it cannot be used because another domain
+is exhausted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from facility.engine.evaluate import evaluate_entities
+from facility.engine.findings import AuditResult, Finding
+from facility.analysis.failures import utilisation
+from facility.engine.rules import RuleSet
+from facility.gcpause import paused_gc
+from facility.model.site import Pdu, Rack, ResolvedRackType, Site
+
+DOMAINS = {"power": "power path", "liquid": "liquid loop", "air": "room air", "floor": "floor zone"}
+# No loop, zone or row takes more racks than this; a domain that still fits is "unbounded".
+SEARCH_LIMIT = 1_000
+
+
+class HeadroomError(ValueError):
+    """The target or rack type cannot be used (unknown id, no template rack)."""
+
+
+@dataclass(slots=True)
+class DomainHeadroom:
+    domain: str
+    racks: int  # more racks that fit; SEARCH_LIMIT means "at least that many"
+    binding: list[Finding]  # the checks that fail first with one more rack
+    stranded: list[Finding] = field(default_factory=list)  # margins left at the overall limit
+
+    @property
+    def unbounded(self) -> bool:
+        return self.racks >= SEARCH_LIMIT
+
+
+@dataclass(slots=True)
+class HeadroomReport:
+    rack_type: str
+    target_kind: str
+    target: str
+    template: str
+    overall: DomainHeadroom
+    domains: list[DomainHeadroom]
+    already_failing: list[Finding] = field(default_factory=list)  # shared checks failing today
+
+
+def find_template(site: Site, *, loop: str | None, zone: str | None, row: str | None) -> Rack:
+    targets = [(k, v) for k, v in (("loop", loop), ("zone", zone), ("row", row)) if v]
+    if len(targets) != 1:
+        raise HeadroomError("give exactly one target: --loop, --zone or --row")
+    kind, target = targets[0]
+    known = {"loop": site.loops, "zone": site.zones, "row": {r.row for r in site.racks if r.row}}[
+        kind
+    ]
+    if target not in known:
+        raise HeadroomError(f"unknown {kind} '{target}' (known: {', '.join(sorted(known)[:10])})")
+    for rack in site.racks:
+        if getattr(rack, kind) == target:
+            return rack
+    raise HeadroomError(f"{kind} '{target}' has no rack to copy the placement and PDUs from")
+
+
+def resolve_rack_type(site: Site, rack_type: str) -> ResolvedRackType:
+    if rack_type in site.rack_types:
+        return site.rack_types[rack_type]
+    for rack in site.racks:  # a catalog type used directly by a rack
+        if rack.type.id == rack_type:
+            return rack.type
+    known = sorted({*site.rack_types, *(r.type.id for r in site.racks)})
+    raise HeadroomError(f"unknown rack type '{rack_type}' (known in this site: {', '.join(known)})")
+
+
+class _Grower:
+    """Builds the site with n more racks copied from a template, and evaluates it."""
+
+    def __init__(self, site: Site, ruleset: RuleSet, template: Rack, rack_type: ResolvedRackType):
+        self.site, self.ruleset, self.template, self.rack_type = site, ruleset, template, rack_type
+        self.cache: dict[tuple[int, str], list[Finding]] = {}
+
+    def new_racks(self, n: int) -> list[Rack]:
+        racks = []
+        for k in range(1, n + 1):
+            rack_id = f"new-{k}"
+            pdus = {
+                side: [
+                    dataclasses.replace(pdu, id=f"{rack_id}-{side}{i}", rack=rack_id)
+                    for i, pdu in enumerate(group, 1)
+                ]
+                for side, group in self.template.pdus.items()
+            }
+            racks.append(
+                dataclasses.replace(
+                    self.template,
+                    id=rack_id,
+                    type=self.rack_type,
+                    pdus=pdus,
+                    position=None,
+                    sides_lost=0,
+                )
+            )
+        return racks
+
+    def findings(self, n: int, area: str | None) -> list[Finding]:
+        key = (n, area or "")
+        if key in self.cache:
+            return self.cache[key]
+        added = self.new_racks(n)
+        pdus: dict[str, Pdu] = dict(self.site.pdus)
+        for rack in added:
+            for group in rack.pdus.values():
+                for pdu in group:
+                    pdus[pdu.id] = pdu
+        site = dataclasses.replace(self.site, racks=[*self.site.racks, *added], pdus=pdus)
+        rules = [r for r in self.ruleset.rules if area is None or r.spec.area == area]
+        found = evaluate_entities(site, self.ruleset, rules, self.affected(site, added))
+        self.cache[key] = found
+        return found
+
+    def affected(self, site: Site, added: list[Rack]) -> dict[str, list[tuple[str, Any]]]:
+        t = self.template
+        affected: dict[str, list[tuple[str, Any]]] = {
+            "rack": [(r.id, r) for r in added],
+            "pdu": [(p.id, p) for r in added for g in r.pdus.values() for p in g],
+            "distribution": list(site.distribution.items()),
+            "power_source": list(site.sources.items()),
+        }
+        if t.loop:
+            affected["tcs_loop"] = [(t.loop, site.loops[t.loop])]
+            water = {
+                c.spec.facility_water
+                for c in site.cdus.values()
+                if c.loop == t.loop and c.spec.facility_water
+            }
+            affected["facility_water"] = [(w, site.facility_water[w]) for w in sorted(water)]
+        if t.zone:
+            affected["floor_zone"] = [(t.zone, site.zones[t.zone])]
+        if t.room and t.room in site.rooms:
+            affected["room"] = [(t.room, site.rooms[t.room])]
+        return affected
+
+
+def _search(fits: Callable[[int], bool]) -> int:
+    """The largest n in [0, SEARCH_LIMIT] with fits(n), for a monotone fits (fits(0) assumed)."""
+    low, high = 0, 1
+    while high <= SEARCH_LIMIT and fits(high):
+        low, high = high, high * 2
+    if high > SEARCH_LIMIT:
+        return SEARCH_LIMIT if fits(SEARCH_LIMIT) else _bisect(fits, low, SEARCH_LIMIT)
+    return _bisect(fits, low, high)
+
+
+def _bisect(fits: Callable[[int], bool], low: int, high: int) -> int:
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def headroom(
+    site: Site,
+    ruleset: RuleSet,
+    baseline: AuditResult,
+    rack_type: str,
+    *,
+    loop: str | None = None,
+    zone: str | None = None,
+    row: str | None = None,
+) -> HeadroomReport:
+    """How many more racks of ``rack_type`` fit in the target, overall and per domain."""
+    template = find_template(site, loop=loop, zone=zone, row=row)
+    grower = _Grower(site, ruleset, template, resolve_rack_type(site, rack_type))
+    failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
+
+    def new_failures(n: int, area: str | None) -> list[Finding]:
+        return [
+            f for f in grower.findings(n, area) if f.status == "fail" and f.id not in failing_before
+        ]
+
+    def domain(area: str | None) -> DomainHeadroom:
+        n = _search(lambda k: not new_failures(k, area))
+        binding = new_failures(n + 1, area) if n < SEARCH_LIMIT else []
+        return DomainHeadroom(DOMAINS.get(area or "", "overall"), n, _distinct(binding))
+
+    with paused_gc():
+        domains = [domain(area) for area in DOMAINS]
+        # The domains partition the rules, so n racks fit overall exactly when they fit in
+        # every domain: the overall headroom is the smallest, bound by those domains' checks.
+        fewest = min(d.racks for d in domains)
+        binding = [f for d in domains if d.racks == fewest for f in d.binding]
+        overall = DomainHeadroom("overall", fewest, binding)
+        at_limit = grower.findings(overall.racks, None)
+        binding_areas = {f.area for f in overall.binding}
+        for d, area in zip(domains, DOMAINS, strict=True):
+            if area not in binding_areas:
+                d.stranded = _stranded(at_limit, area)
+    target_kind, target = next(
+        (k, v) for k, v in (("loop", loop), ("zone", zone), ("row", row)) if v
+    )
+    shared = {
+        (scope, entity_id)
+        for scope, entities in grower.affected(site, []).items()
+        for entity_id, _ in entities
+    }
+    already = [
+        f
+        for f in baseline.findings
+        if f.status == "fail" and (f.entity_kind, f.entity_id) in shared
+    ]
+    return HeadroomReport(rack_type, target_kind, target, template.id, overall, domains, already)
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule and entity kind (the new racks fail alike: show one of them)."""
+    seen: dict[tuple[str, str], Finding] = {}
+    for f in findings:
+        key = (f.rule, f.entity_kind if f.entity_id.startswith("new-") else f.entity_id)
+        seen.setdefault(key, f)
+    return sorted(seen.values(), key=lambda f: (f.rule, f.entity_id))
+
+
+def _stranded(findings: list[Finding], area: str) -> list[Finding]:
+    """The tightest passing capacity check of each entity of ``area`` that shares the target."""
+    best: dict[tuple[str, str], Finding] = {}
+    for f in findings:
+        if (
+            f.area != area
+            or f.status != "pass"
+            or f.margin is None
+            or f.kind in ("count", "temperature")
+        ):
+            continue
+        if f.entity_id.startswith("new-"):
+            continue  # a per-rack check says nothing about shared capacity
+        key = (f.entity_kind, f.entity_id)
+        u = utilisation(f)
+        if u is not None and (key not in best or u > (utilisation(best[key]) or 0.0)):
+            best[key] = f
+    return sorted(best.values(), key=lambda f: (f.entity_kind, f.entity_id))

@@ -1,0 +1,136 @@
+"""Headroom on the all-passing example, each binding constraint worked by hand.
+
+small-ready: 4 racks of 135 kW nominal (155 kW peak, PF 0.95), 90 % to liquid, PG25 loop
+TCS-1 with two 1,350 kW / 1,200 L/min CDUs, facility water 1,500 L/min at an 8 K rise, two
+70 kW air units with one redundant, a 40 m² zone rated 25 kPa, racks of 1,500 kg.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from facility.analysis.headroom import SEARCH_LIMIT, HeadroomError, headroom
+from facility.cli import app
+from facility.engine.evaluate import audit
+from facility.engine.rules import load_rules
+from facility.model.load import load_site
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+RULES = load_rules(profile="tier-iii")
+
+
+@pytest.fixture(scope="module")
+def small():
+    site = load_site(EXAMPLES / "small-ready.yaml")
+    return headroom(site, RULES, audit(site, RULES), "gb300-r1", loop="TCS-1")
+
+
+def domain(report, name):
+    return next(d for d in report.domains if d.domain == name)
+
+
+def test_room_air_binds_first(small) -> None:
+    # air heat per rack 135 · 0.10 = 13.5 kW; N+1 capacity 2 · 70 − 70 = 70 kW
+    # (4 + n) · 13.5 ≤ 70 → n ≤ 1.19 → 1 more; with 2 more: 6 · 13.5 = 81 kW > 70 kW
+    assert small.overall.racks == 1
+    assert [(f.rule, f.entity_id) for f in small.overall.binding] == [("AIR-002", "R1")]
+    assert small.overall.binding[0].observed.value == pytest.approx(81_000)
+    assert domain(small, "room air").racks == 1
+
+
+def test_liquid_loop_binds_on_flow_with_a_cdu_out_and_on_facility_water(small) -> None:
+    # per rack 121.5 kW; PG25 (25.7 % by mass) at 41 °C: ρ ≈ 1,009.9 kg/m³, cp ≈ 3,963 J/(kg·K)
+    # flow per rack 121,500 / (1,009.9 · 3,963 · 10) = 3.036e-3 m³/s = 182.2 L/min
+    # N+1 flow: (4 + n) · 182.2 ≤ 1,200 → n ≤ 2.59 → 2
+    # facility water, 8 K at 36 °C (ρ·cp ≈ 994 · 4,178): 219.4 L/min per rack
+    # (4 + n) · 219.4 ≤ 1,500 → n ≤ 2.84 → 2; both fail with 3 more (7 racks)
+    # heat N+1 alone would allow (4 + n) · 121.5 ≤ 1,350 → 7 more
+    liquid = domain(small, "liquid loop")
+    assert liquid.racks == 2
+    assert {(f.rule, f.entity_id) for f in liquid.binding} == {
+        ("LIQ-004", "TCS-1"),
+        ("LIQ-011", "FW-1"),
+    }
+
+
+def test_floor_zone_binds_on_the_zone_aggregate(small) -> None:
+    # (4 + n) · 1,500 kg · 9.80665 / 40 m² ≤ 25 kPa → 4 + n ≤ 67.98 → n = 63
+    floor = domain(small, "floor zone")
+    assert floor.racks == 63
+    assert [f.rule for f in floor.binding] == ["FLR-003"]
+
+
+def test_power_path_without_upstream_does_not_bind(small) -> None:
+    # each new rack brings its own 5 + 5 PDUs and no upstream element is modelled
+    power = domain(small, "power path")
+    assert power.racks == SEARCH_LIMIT and power.unbounded and not power.binding
+
+
+def test_stranded_capacity_at_the_limit(small) -> None:
+    # at 1 more (5 racks): N+1 flow 5 · 182.2 = 911 L/min of 1,200 → 289 L/min stranded
+    flow = next(f for f in domain(small, "liquid loop").stranded if f.rule == "LIQ-004")
+    assert flow.margin * 60_000 == pytest.approx(289, abs=2)
+    # zone: 5 · 1,500 · 9.80665 / 40 = 1.84 kPa of 25 kPa → 23.2 kPa stranded
+    zone = next(f for f in domain(small, "floor zone").stranded if f.rule == "FLR-003")
+    assert zone.margin == pytest.approx(25_000 - 5 * 1_500 * 9.80665 / 40)
+    assert domain(small, "room air").stranded == []  # the binding domain strands nothing
+
+
+def test_hall_b3_row_b_has_no_room_on_its_raised_floor() -> None:
+    site = load_site(EXAMPLES / "hall-b3.yaml")
+    report = headroom(site, RULES, audit(site, RULES), "atlas-b3", row="B")
+    # each new cabinet: 1,100 · 9.80665 / 0.72 = 15.0 kPa > 12 kPa
+    assert report.overall.racks == 0
+    assert [f.rule for f in report.overall.binding] == ["FLR-001"]
+
+
+def test_bad_targets() -> None:
+    site = load_site(EXAMPLES / "small-ready.yaml")
+    base = audit(site, RULES)
+    with pytest.raises(HeadroomError, match="exactly one target"):
+        headroom(site, RULES, base, "gb300-r1")
+    with pytest.raises(HeadroomError, match="unknown loop 'TCS-9'"):
+        headroom(site, RULES, base, "gb300-r1", loop="TCS-9")
+    with pytest.raises(HeadroomError, match="unknown rack type 'nope'"):
+        headroom(site, RULES, base, "nope", loop="TCS-1")
+
+
+def test_cli_headroom() -> None:
+    runner = CliRunner()
+    text = runner.invoke(
+        app,
+        [
+            "headroom",
+            str(EXAMPLES / "small-ready.yaml"),
+            "--rack-type",
+            "gb300-r1",
+            "--loop",
+            "TCS-1",
+        ],
+    )
+    assert text.exit_code == 0, text.output
+    assert "more racks that fit: 1" in text.output and "AIR-002" in text.output
+    data = json.loads(
+        runner.invoke(
+            app,
+            [
+                "headroom",
+                str(EXAMPLES / "small-ready.yaml"),
+                "--rack-type",
+                "gb300-r1",
+                "--zone",
+                "Z-R1",
+                "-f",
+                "json",
+            ],
+        ).output
+    )
+    assert data["overall"]["racks"] == 1
+    bad = runner.invoke(
+        app, ["headroom", str(EXAMPLES / "small-ready.yaml"), "--rack-type", "gb300-r1"]
+    )
+    assert bad.exit_code == 2 and "exactly one target" in bad.output
