@@ -308,6 +308,44 @@ def headroom(
 
 
 @app.command()
+def diff(
+    old: Annotated[
+        Path,
+        typer.Argument(help="The old state: a site file or a JSON result.", show_default=False),
+    ],
+    new: Annotated[
+        Path,
+        typer.Argument(help="The new state: a site file or a JSON result.", show_default=False),
+    ],
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text or json.")
+    ] = OutputFormat.text,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Rule profile for site files (default as for check).", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Compare two states: new, resolved and changed findings, with margins before and after.
+
+    Exit 1 when the new state has a failing finding the old one did not, else 0; 2 on bad input.
+    """
+    from facility.analysis.diff import diff_results, read_result
+    from facility.model.source import InputError
+    from facility.report.diff_report import diff_json, diff_text
+
+    try:
+        report = diff_results(read_result(old, profile), read_result(new, profile))
+    except InputError as error:
+        raise _fail_input(error) from None
+    text = diff_json(report) if output_format is OutputFormat.json else diff_text(report)
+    typer.echo(text, nl=False)
+    if report.new_failures:
+        raise typer.Exit(code=1)
+
+
+@app.command()
 def inventory(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
 ) -> None:

@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from facility.analysis.failures import utilisation
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
-from facility.analysis.failures import utilisation
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.model.site import Pdu, Rack, ResolvedRackType, Site

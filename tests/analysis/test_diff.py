@@ -1,0 +1,71 @@
+"""facility diff: new, resolved and changed findings between two states."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from facility.analysis.diff import diff_results, read_result
+from facility.cli import app
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HALL = (EXAMPLES / "hall-b3.yaml").read_text(encoding="utf-8")
+
+
+def variant(tmp_path: Path, name: str, *edits: tuple[str, str]) -> Path:
+    text = HALL
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_stronger_floor_resolves_row_b_and_a_weaker_slab_fails_row_a(tmp_path: Path) -> None:
+    planned = variant(
+        tmp_path,
+        "planned.yaml",
+        ("    uniform_load_rating: 12 kPa", "    uniform_load_rating: 16 kPa"),  # Z-B: 15.0 ≤ 16
+        ("    uniform_load_rating: 25 kPa", "    uniform_load_rating: 20 kPa"),  # Z-A: 20.4 > 20
+    )
+    report = diff_results(read_result(EXAMPLES / "hall-b3.yaml", None), read_result(planned, None))
+    resolved = {c.id for c in report.resolved}
+    new = {c.id for c in report.new_failures}
+    assert resolved == {f"FLR-001:rack:B{n:02d}" for n in range(1, 13)}
+    assert new == {f"FLR-001:rack:A{n:02d}" for n in range(1, 9)}
+    # zone Z-A still passes its aggregate (1.96 kPa ≤ 20 kPa) but with less margin: 25 − 1.96 → 20 − 1.96
+    changed = {c.id: c for c in report.changed}
+    za = changed["FLR-003:floor_zone:Z-A"]
+    assert za.before["margin"]["value"] - za.after["margin"]["value"] == 5.0  # kPa
+
+
+def test_a_json_result_diffs_against_a_site_file(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = tmp_path / "signed.json"
+    runner.invoke(app, ["check", str(EXAMPLES / "hall-b3.yaml"), "-o", str(result)])
+    same = runner.invoke(app, ["diff", str(result), str(EXAMPLES / "hall-b3.yaml")])
+    assert same.exit_code == 0 and "No finding changed." in same.output
+    worse = variant(
+        tmp_path,
+        "worse.yaml",
+        ("    piping_pressure_drop: 0.40 bar", "    piping_pressure_drop: 1.40 bar"),
+    )
+    out = runner.invoke(app, ["diff", str(result), str(worse), "-f", "json"])
+    assert out.exit_code == 1
+    data = json.loads(out.output)
+    # TCS-A head: 1.27 + 1.40 = 2.67 bar > 2.5 bar → LIQ-009 newly fails, margin +0.83 → −0.17 bar
+    (change,) = data["new_failures"]
+    assert change["id"] == "LIQ-009:tcs_loop:TCS-A"
+    assert (
+        change["before"]["margin"]["value"] == 83.0 and change["after"]["margin"]["value"] == -17.0
+    )
+
+
+def test_bad_input_is_exit_2(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("site: [", encoding="utf-8")
+    out = CliRunner().invoke(app, ["diff", str(EXAMPLES / "hall-b3.yaml"), str(broken)])
+    assert out.exit_code == 2 and "broken.yaml:2:1: invalid YAML" in out.output
