@@ -10,6 +10,7 @@ several charts live in one page. The page shows a table with the same data under
 from __future__ import annotations
 
 import math
+import unicodedata
 
 from markupsafe import Markup, escape
 
@@ -31,6 +32,20 @@ GAP = 4
 ROW_LABEL = 130
 
 
+def clip(text: str, width: int) -> str:
+    """``text`` cut to about ``width`` Latin characters (wide CJK ones count twice), with '…'.
+
+    SVG text does not wrap: a long name would run into the bars. The full text stays in the
+    element's tooltip and in the table under the chart.
+    """
+    used = 0
+    for i, char in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used > width:
+            return text[: max(i - 1, 0)] + "…"
+    return text
+
+
 def _num(value: float) -> str:
     """A coordinate with at most one decimal, without a trailing '.0'."""
     text = f"{value:.1f}"
@@ -38,7 +53,7 @@ def _num(value: float) -> str:
 
 
 def _axis_max(chart: UtilisationChart) -> float:
-    ratios = [u.ratio for bar in chart.drawn for u in bar.scenarios if u.ratio is not None]
+    ratios = [u.ratio for bar in chart.bars for u in bar.scenarios if u.ratio is not None]
     top = max(ratios, default=1.0)
     return min(2.0, max(1.25, math.ceil(top * 4 + 1e-9) / 4))
 
@@ -48,7 +63,7 @@ def utilisation_svg(chart: UtilisationChart) -> Markup:
     p = f"u-{chart.key}"
     axis = _axis_max(chart)
     scale = (BAR_RIGHT - BAR_LEFT) / axis
-    height = TOP + ENTRY * len(chart.drawn) + 16
+    height = TOP + ENTRY * len(chart.bars) + 16
     out: list[str] = [
         f'<svg class="chart utilisation" '
         f'viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" role="img" '
@@ -85,14 +100,19 @@ def utilisation_svg(chart: UtilisationChart) -> Markup:
             f'class="{"axis limit" if is_limit else "axis"}">{escape(label)}</text>'
         )
         tick += step
-    for i, bar in enumerate(chart.drawn):
+    for i, bar in enumerate(chart.bars):
         y = TOP + i * ENTRY
         if i:
             out.append(f'<line x1="0" y1="{y}" x2="{WIDTH}" y2="{y}" class="separator"/>')
-        out.append(f'<text x="0" y="{y + 16}" class="element">{escape(bar.element)}</text>')
+        out.append(
+            f"<g><title>{escape(bar.element)} — {escape(bar.measure)} · {escape(bar.members)}</title>"
+        )
+        out.append(
+            f'<text x="0" y="{y + 16}" class="element">{escape(clip(bar.element, 34))}</text>'
+        )
         out.append(
             f'<text x="0" y="{y + 31}" class="measure">'
-            f"{escape(bar.measure)} · {escape(bar.members)}</text>"
+            f"{escape(clip(f'{bar.measure} · {bar.members}', 44))}</text></g>"
         )
         for row, (u, hatched) in enumerate(((bar.normal, False), (bar.failure, True))):
             out += _bar(u, hatched, y + 6 + row * 15, scale, axis, p, bar.element, bar.measure)
@@ -175,19 +195,43 @@ def _square(status: str, x: float, y: float, p: str, size: float = CELL) -> str:
 
 
 def floor_plan_svg(plan: FloorPlan) -> Markup:
-    """Rows as lines of squares by position; letters, patterns and colours by worst status."""
+    """Rows as lines of squares by position; letters, patterns and colours by worst status.
+
+    A large site (``plan.detailed`` false) is drawn compact: small squares without letters or
+    links, and the rows set side by side in columns, so a campus stays a page or two tall.
+    """
     p = "floor"
-    lines = [(row, max((r.line for r in row.racks), default=0) + 1) for row in plan.rows]
     columns = max(plan.columns, 1)
-    pitch = CELL + GAP
+    cell, gap, label_w, font = (
+        (float(CELL), float(GAP), float(ROW_LABEL), 12.5)
+        if plan.detailed
+        else (7.0, 1.0, 84.0, 8.0)
+    )
+    label_chars = 17 if plan.detailed else 15
+    pitch = cell + gap
+    row_gap = 10 if plan.detailed else 3
+    block_w = label_w + columns * pitch + 14
+    blocks = 1 if plan.detailed else max(1, int(WIDTH // block_w))
+    heights = [(max((r.line for r in row.racks), default=0) + 1) * pitch for row in plan.rows]
+    per_block = math.ceil(sum(h + row_gap for h in heights) / blocks)
     legend_h = 44
-    width = max(ROW_LABEL + columns * pitch + 8, 560)
-    height = legend_h + 22 + sum(n * pitch + 10 for _row, n in lines)
+    y0 = legend_h + (18 if plan.detailed else 6)
+    places: list[tuple[float, float]] = []  # (x, y) of each row
+    x, y, used = 0.0, float(y0), 0.0
+    for h in heights:
+        if used and used + h > per_block and not plan.detailed:
+            x, y, used = x + block_w, float(y0), 0.0
+        places.append((x, y))
+        y += h + row_gap
+        used += h + row_gap
+    width = max(max((px for px, _y in places), default=0) + block_w, 600)
+    height = max((py + h for (_x, py), h in zip(places, heights, strict=True)), default=y0) + 6
     out = [
         f'<svg class="chart floor-plan" '
         f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
         f'height="{_num(height)}" role="img" aria-labelledby="{p}-title">',
-        f'<title id="{p}-title">{escape(_("Floor plan: racks by row and position, by worst status"))}</title>',
+        f'<title id="{p}-title">'
+        f"{escape(_('Floor plan: racks by row and position, by worst status'))}</title>",
         "<defs>",
         f'<pattern id="{p}-warn" width="5" height="5" patternUnits="userSpaceOnUse" '
         f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fde7c8"/>'
@@ -199,42 +243,41 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
     ]
     # legend, in two lines of squares with their letter and words
     for i, entry in enumerate(plan.legend):
-        x = (i % 4) * 150
-        y = 4 + (i // 4) * 20
-        out.append(_square(entry.key, x, y, p, 14))
+        lx = (i % 4) * 150
+        ly = 4 + (i // 4) * 20
+        out.append(_square(entry.key, lx, ly, p, 14))
         if entry.letter:
-            out.append(_letter(entry.key, entry.letter, x + 7, y + 11, 10))
-        out.append(f'<text x="{x + 20}" y="{y + 11}" class="legend">{escape(entry.label)}</text>')
-    y0 = legend_h + 18
-    if columns <= 60:  # position numbers above the squares
+            out.append(_letter(entry.key, entry.letter, lx + 7, ly + 11, 10))
+        out.append(f'<text x="{lx + 20}" y="{ly + 11}" class="legend">{escape(entry.label)}</text>')
+    if plan.detailed and columns <= 60:  # position numbers above the squares
         for c in range(columns):
             if columns <= 30 or c % 5 == 4 or c == 0:
-                cx = ROW_LABEL + c * pitch + CELL / 2
+                cx = label_w + c * pitch + cell / 2
                 out.append(
                     f'<text x="{_num(cx)}" y="{y0 - 6}" text-anchor="middle" class="axis">'
                     f"{c + 1}</text>"
                 )
-    y = y0
-    for row, n in lines:
+    for row, (bx, by) in zip(plan.rows, places, strict=True):
         out.append(
-            f'<text x="0" y="{_num(y + CELL / 2 + 4)}" class="element">{escape(row.label)}</text>'
+            f'<text x="{_num(bx)}" y="{_num(by + cell / 2 + font / 3)}" class="element" '
+            f'style="font-size:{_num(font)}px"><title>{escape(row.label)}</title>'
+            f"{escape(clip(row.label, label_chars))}</text>"
         )
         for rack in row.racks:
-            x = ROW_LABEL + rack.column * pitch
-            ry = y + rack.line * pitch
-            square = _square(rack.status, x, ry, p)
+            rx = bx + label_w + rack.column * pitch
+            ry = by + rack.line * pitch
+            square = _square(rack.status, rx, ry, p, cell)
             if not plan.detailed:
                 out.append(square)
                 continue
             tip = f"{rack.id}: {rack.label}" + (f" — {rack.rules}" if rack.rules else "")
             body = f"<title>{escape(tip)}</title>{square}"
             if rack.letter:
-                body += _letter(rack.status, rack.letter, x + CELL / 2, ry + CELL / 2 + 4, 11)
+                body += _letter(rack.status, rack.letter, rx + cell / 2, ry + cell / 2 + 4, 11)
             if rack.anchor:
                 out.append(f'<a href="#{escape(rack.anchor)}">{body}</a>')
             else:
                 out.append(f"<g>{body}</g>")
-        y += n * pitch + 10
     out.append("</svg>")
     return Markup("\n".join(out))
 

@@ -102,7 +102,13 @@ def figure_text(name: str, value: Any) -> str:
     return str(value)
 
 
-def _row(name: str, value: Any, origin: Provenance | None, fallback: Location | None) -> FigureRow:
+def _row(
+    name: str,
+    value: Any,
+    origin: Provenance | None,
+    fallback: Location | None,
+    located: bool = True,
+) -> FigureRow:
     if origin is not None and origin.origin == "catalog":
         return FigureRow(
             figure_word(name),
@@ -113,6 +119,8 @@ def _row(name: str, value: Any, origin: Provenance | None, fallback: Location | 
             origin.assumption,
         )
     where = origin.location if origin is not None and origin.location else fallback
+    if not located:  # one row stands for the same figure of several entities
+        return FigureRow(figure_word(name), figure_text(name, value), _each_entry(), "", "", False)
     text = f"{where.file}:{where.line}" if where else _("site file")
     return FigureRow(figure_word(name), figure_text(name, value), text, "", "", False)
 
@@ -175,28 +183,60 @@ def _rack_types(site: Site) -> list[Equipment]:
 
 
 def _cdus(site: Site) -> list[Equipment]:
-    found = []
+    """CDUs with the same figures from the same origins share one table (a campus has
+    thousands of identical CDUs); each table names the CDUs and their loops."""
+    groups: dict[tuple[object, ...], list[str]] = {}
     for cdu_id in sorted(site.cdus, key=natural_key):
         cdu = site.cdus[cdu_id]
+        figures = tuple(
+            (name, figure_text(name, getattr(cdu.figures, name)), _origin_key(cdu.provenance[name]))
+            for name in CduFigures.model_fields
+            if name in cdu.provenance
+        )
+        groups.setdefault((cdu.spec.catalog, cdu.spec.approach, figures), []).append(cdu_id)
+    found = []
+    for members in groups.values():
+        cdu = site.cdus[members[0]]
+        alone = len(members) == 1
         rows = [
-            _row(name, getattr(cdu.figures, name), cdu.provenance[name], None)
+            _row(name, getattr(cdu.figures, name), cdu.provenance[name], None, alone)
             for name in CduFigures.model_fields
             if name in cdu.provenance
         ]
         if cdu.spec.approach is not None:
+            where = f"{cdu.location.file}:{cdu.location.line}" if alone else _each_entry()
             rows.append(
                 FigureRow(
                     _("approach in this site"),
                     format_quantity(cdu.spec.approach, "temperature_difference"),
-                    f"{cdu.location.file}:{cdu.location.line}",
+                    where,
                     "",
                     "",
                     False,
                 )
             )
-        users = _("TCS loop %(loop)s") % {"loop": cdu.loop} if cdu.loop else _("no TCS loop")
-        found.append(_equipment("cdu", _("CDU"), cdu_id, cdu.spec.catalog, users, rows))
+        if alone:
+            users = _("TCS loop %(loop)s") % {"loop": cdu.loop} if cdu.loop else _("no TCS loop")
+            found.append(_equipment("cdu", _("CDU"), cdu.id, cdu.spec.catalog, users, rows))
+        else:
+            loops = sorted({site.cdus[m].loop or "" for m in members} - {""}, key=natural_key)
+            users = _users(members, "cdu")
+            if loops:
+                users += " — " + _users(loops, "tcs_loop")
+            found.append(
+                _equipment("cdu", _("CDUs"), ", ".join(members[:3]) + (" …" if len(members) > 3
+                           else ""), cdu.spec.catalog, users, rows)
+            )  # fmt: skip
     return found
+
+
+def _origin_key(origin: Provenance) -> tuple[object, ...]:
+    """A figure's origin without its line: CDUs written alike share their figures' table."""
+    return (origin.origin, origin.catalog_id, origin.source, origin.confidence, origin.assumption)
+
+
+def _each_entry() -> str:
+    return _("site file, each one's entry")
 
 
 def _pdu_types(site: Site) -> list[Equipment]:

@@ -21,8 +21,9 @@ from pathlib import Path
 DOMAIN = "facility"
 DEFAULT_LANGUAGE = "en"
 
-_current: ContextVar[gettext.NullTranslations] = ContextVar(
-    "facility_translations", default=gettext.NullTranslations()
+_ENGLISH = gettext.NullTranslations()
+_current: ContextVar[gettext.NullTranslations | None] = ContextVar(
+    "facility_translations", default=None
 )
 
 
@@ -35,7 +36,7 @@ def locale_dir() -> Path:
 def translations_for(lang: str) -> gettext.NullTranslations:
     """The translations of ``lang`` (English: none needed, the messages are English)."""
     if lang == DEFAULT_LANGUAGE:
-        return gettext.NullTranslations()
+        return _ENGLISH
     gettext_lang = lang.replace("-", "_")
     return gettext.translation(
         DOMAIN, localedir=locale_dir(), languages=[gettext_lang], fallback=True
@@ -54,19 +55,20 @@ def using_language(lang: str) -> Iterator[gettext.NullTranslations]:
     """Within the block, :func:`_` speaks ``lang``; the previous language is restored after."""
     token = _current.set(translations_for(lang))
     try:
-        yield _current.get()
+        yield translations()
     finally:
         _current.reset(token)
 
 
 def translations() -> gettext.NullTranslations:
     """The translations in use (for Jinja2's ``install_gettext_translations``)."""
-    return _current.get()
+    current = _current.get()
+    return _ENGLISH if current is None else current
 
 
 def _(message: str) -> str:
     """The translation of ``message`` in the current language."""
-    return _current.get().gettext(message)
+    return translations().gettext(message)
 
 
 def N_(message: str) -> str:
@@ -79,4 +81,4 @@ def N_(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The translation of ``singular``/``plural`` for ``n`` in the current language."""
-    return _current.get().ngettext(singular, plural, n)
+    return translations().ngettext(singular, plural, n)

@@ -12,18 +12,21 @@ The result is format-neutral data of the view model: charts draw it as SVG, tabl
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cache
 
 from facility.engine.findings import Finding
 from facility.model.site import Site
 from facility.report.anchors import finding_anchor, natural_key, slug
-from facility.report.findings_view import text_of
+from facility.report.findings_view import text_of as _text_of
 from facility.report.i18n import N_, _
 from facility.report.quantities import format_quantity
 from facility.report.words import entity_kind_word, status_word
 
-MAX_BARS = 40  # bars drawn per chart; the table under it lists every element
+MAX_BARS = 40  # elements per chart (the most utilised); the table under it lists the same
+text_of = cache(_text_of)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +69,8 @@ class UtilisationChart:
     key: str  # power | cooling | floor
     title: str
     description: str
-    bars: list[UtilisationBar]  # every element, for the table
-    drawn: list[UtilisationBar] = field(default_factory=list)  # at most MAX_BARS, for the SVG
+    bars: list[UtilisationBar]  # at most MAX_BARS: the most utilised elements, in order
+    total: int  # elements measured; more than len(bars) on a large site
     note: str = ""
 
 
@@ -78,6 +81,7 @@ class Lookup:
     site: Site
     rack_row: dict[str, str | None]
     rack_zone: dict[str, str | None]
+    labels: dict[tuple[str | None, ...], str]  # group labels made so far (words cost a lookup)
 
     @staticmethod
     def of(site: Site) -> Lookup:
@@ -85,13 +89,28 @@ class Lookup:
             site,
             {rack.id: rack.row for rack in site.racks},
             {rack.id: rack.zone for rack in site.racks},
+            {},
         )
+
+    def label(self, key: tuple[str | None, ...], make: Callable[[], str]) -> str:
+        found = self.labels.get(key)
+        if found is None:
+            found = self.labels[key] = make()
+        return found
 
 
 Group = Callable[[Finding, Lookup], tuple[str, str]]
 
 
 def _by_entity(f: Finding, lookup: Lookup) -> tuple[str, str]:
+    if f.entity_kind == "room":
+        return f.entity_id, lookup.label(
+            ("room", f.entity_id), lambda: _("Room %(room)s") % {"room": f.entity_id}
+        )
+    if f.entity_kind == "floor_zone":
+        return f.entity_id, lookup.label(
+            ("zone", f.entity_id), lambda: _("Zone %(zone)s") % {"zone": f.entity_id}
+        )
     return f.entity_id, f.entity_id
 
 
@@ -104,18 +123,24 @@ def _pdu_by_row_and_side(f: Finding, lookup: Lookup) -> tuple[str, str]:
     if pdu is None:
         return f.entity_id, f.entity_id
     row = lookup.rack_row.get(pdu.rack)
-    label = _("%(row)s · side %(side)s") % {"row": _row_label(row), "side": pdu.side}
+    label = lookup.label(
+        ("pdu", row, pdu.side),
+        lambda: _("%(row)s · side %(side)s") % {"row": _row_label(row), "side": pdu.side},
+    )
     return f"{row or ''}\0{pdu.side}", label
 
 
 def _rack_by_row(f: Finding, lookup: Lookup) -> tuple[str, str]:
     row = lookup.rack_row.get(f.entity_id)
-    return row or "", _row_label(row)
+    return row or "", lookup.label(("row", row), lambda: _row_label(row))
 
 
 def _rack_by_zone(f: Finding, lookup: Lookup) -> tuple[str, str]:
     zone = lookup.rack_zone.get(f.entity_id)
-    label = _("Zone %(zone)s") % {"zone": zone} if zone else _("Racks without a zone")
+    label = lookup.label(
+        ("zone", zone),
+        lambda: _("Zone %(zone)s") % {"zone": zone} if zone else _("Racks without a zone"),
+    )
     return zone or "", label
 
 
@@ -181,16 +206,22 @@ def utilisation_charts(findings: list[Finding], site: Site) -> list[UtilisationC
             bars += _bars(measure, by_rule, lookup)
         if not bars:
             continue
-        drawn = bars
+        shown = bars
         note = ""
         if len(bars) > MAX_BARS:
             keep = sorted(range(len(bars)), key=lambda i: (-bars[i].worst, i))[:MAX_BARS]
-            drawn = [bars[i] for i in sorted(keep)]
-            note = _(
-                "The chart shows the %(shown)d most utilised of %(total)d elements; "
-                "the table lists them all."
-            ) % {"shown": MAX_BARS, "total": len(bars)}
-        charts.append(UtilisationChart(chart, _(title), _(description), bars, drawn, note))
+            shown = [bars[i] for i in sorted(keep)]
+            lowest = min(bars[i].worst for i in keep)
+            counts = {"shown": f"{MAX_BARS:,}", "total": f"{len(bars):,}"}
+            if math.isinf(lowest):
+                note = _("The %(shown)s most utilised of %(total)s elements are shown. "
+                         "The JSON result has every figure.") % counts  # fmt: skip
+            else:
+                note = _(
+                    "The %(shown)s most utilised of %(total)s elements are shown; each of the "
+                    "others is at most %(lowest)s utilised. The JSON result has every figure."
+                ) % {**counts, "lowest": format_quantity(lowest, "fraction")}
+        charts.append(UtilisationChart(chart, _(title), _(description), shown, len(bars), note))
     return charts
 
 
@@ -228,10 +259,11 @@ def _bars(
     return bars
 
 
-def _ratio_key(f: Finding) -> float:
-    """Larger is worse (no capacity at all is the worst); ties keep the first entity."""
+def _ratio_key(f: Finding) -> tuple[float, int]:
+    """Larger is worse (no capacity at all is the worst; a failure beats a waived finding
+    of the same figures); ties keep the first entity."""
     ratio = _ratio(f)
-    return float("inf") if ratio is None else ratio
+    return (float("inf") if ratio is None else ratio), (f.status == "fail")
 
 
 def _ratio(f: Finding) -> float | None:

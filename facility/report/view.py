@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from facility import __version__
 from facility.engine.findings import Finding
@@ -25,11 +26,12 @@ from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
 from facility.report.context import ReportInput
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
-from facility.report.findings_view import text_of, working
+from facility.report.findings_view import text_of as _text_of
+from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.i18n import _, ngettext
 from facility.report.inventory import inventory
-from facility.report.quantities import format_quantity
+from facility.report.quantities import DISPLAY, format_quantity
 from facility.report.utilisation import UtilisationChart, utilisation_charts
 from facility.report.words import (
     AREAS,
@@ -41,7 +43,11 @@ from facility.report.words import (
 )
 
 _AREA_ORDER = {area: i for i, area in enumerate(AREAS)}
+# A campus repeats the same few figures and workings tens of thousands of times: format each once.
+text_of = cache(_text_of)
+working = cache(_working)
 MAX_LISTED = 50  # entity ids listed per passed or not-evaluated rule; the rest are counted
+MAX_LOOPS = 40  # loops in the key figures' heat table
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +132,8 @@ class LoopHeat:
 class KeyFigures:
     headline: list[Item]
     notes: list[str]
-    loops: list[LoopHeat]
+    loops: list[LoopHeat]  # at most MAX_LOOPS: those with the most liquid heat, by name
+    loops_note: str
     charts: list[UtilisationChart]
 
 
@@ -252,7 +259,7 @@ def build_view(report: ReportInput) -> ReportView:
     """The view model of ``report``: every string formatted, every list in a stable order."""
     result, site, ruleset = report.result, report.site, report.ruleset
     rules = {rule.code: rule for rule in ruleset.rules}
-    findings = sorted(result.findings, key=_finding_order)
+    findings = result.findings  # each section sorts what it shows
     tool = f"facility {__version__}"
     conventions = _conventions(report)
     equipment = equipment_figures(site)
@@ -269,15 +276,18 @@ def build_view(report: ReportInput) -> ReportView:
         generated_at=report.generated_at.isoformat(),
         conventions=conventions,
     )
-    waivers = [_waiver(record.waiver, record.location, record.state, record.findings)
-               for record in report.waivers.records]  # fmt: skip
+    waivers = []
+    for record in report.waivers.records:
+        rule = ruleset.by_code(record.waiver.rule)  # a waiver may name a rule by its name
+        code = rule.code if rule is not None else record.waiver.rule
+        waivers.append(_waiver(record.waiver, code, record.location, record.state, record.findings))
     applied = {fid: w for w in waivers if w.state == "applied" for fid in w.findings}
     expired: dict[str, list[WaiverView]] = {}
     for w in waivers:
         if w.state == "expired":
             for fid in w.findings:
                 expired.setdefault(fid, []).append(w)
-    failing = [f for f in findings if f.status == "fail"]
+    failing = sorted((f for f in findings if f.status == "fail"), key=_finding_order)
     cards = _cards(failing, rules, applied, expired)
     areas = []
     for area in AREAS:
@@ -293,7 +303,12 @@ def build_view(report: ReportInput) -> ReportView:
         floor_plan=floor_plan(site, findings),
         areas=areas,
         not_evaluated=_not_evaluated(findings, rules),
-        waived=_cards([f for f in findings if f.status == "waived"], rules, applied, expired),
+        waived=_cards(
+            sorted((f for f in findings if f.status == "waived"), key=_finding_order),
+            rules,
+            applied,
+            expired,
+        ),
         waivers=sorted(
             (w for w in waivers if w.state != "applied"),
             key=lambda w: (w.state, w.rule, natural_key(w.entity), w.where),
@@ -431,8 +446,22 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
               "power.") % {"nominal": f"{inv.racks_without_nominal:,}",
                            "peak": f"{inv.racks_without_peak:,}"}
         )  # fmt: skip
+    shown = inv.loops
+    loops_note = ""
+    if len(shown) > MAX_LOOPS:
+        top = sorted(shown, key=lambda lp: (-lp.liquid_heat, natural_key(lp.loop)))[:MAX_LOOPS]
+        keep = {lp.loop for lp in top}
+        shown = [lp for lp in inv.loops if lp.loop in keep]
+        loops_note = _(
+            "The %(shown)s loops with the most liquid heat are listed, of %(total)s; together "
+            "the loops take %(heat)s."
+        ) % {
+            "shown": f"{MAX_LOOPS:,}",
+            "total": f"{len(inv.loops):,}",
+            "heat": format_quantity(liquid, "power"),
+        }
     loops = []
-    for loop in inv.loops:
+    for loop in shown:
         spec = site.loops[loop.loop]
         loops.append(
             LoopHeat(
@@ -441,11 +470,12 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
                 cdus=", ".join(spec.cdus),
                 racks=loop.racks,
                 liquid_heat=format_quantity(loop.liquid_heat, "power"),
-                note="" if loop.complete else _("incomplete: some racks lack power or liquid "
-                                                "fraction"),
+                note=""
+                if loop.complete
+                else _("incomplete: some racks lack power or liquid fraction"),
             )
-        )  # fmt: skip
-    return KeyFigures(headline, notes, loops, utilisation_charts(findings, site))
+        )
+    return KeyFigures(headline, notes, loops, loops_note, utilisation_charts(findings, site))
 
 
 def _coolant(coolant: Coolant) -> str:
@@ -467,11 +497,12 @@ def _where(f: Finding) -> str:
     return f"{f.location.file}:{f.location.line}" if f.location else _("not located")
 
 
-def _waiver(waiver: Waiver, location: Location, state: str, findings: Iterable[str]) -> WaiverView:
-    states = {"applied": _("applied"), "expired": _("expired, no longer applied"),
-              "stale": _("stale: matches no failing finding")}  # fmt: skip
+def _waiver(
+    waiver: Waiver, code: str, location: Location, state: str, findings: Iterable[str]
+) -> WaiverView:
+    states = {"applied": _("applied"), "expired": _("expired"), "stale": _("stale")}
     return WaiverView(
-        rule=waiver.rule,
+        rule=code,
         entity=waiver.entity,
         reason=" ".join(waiver.reason.split()),
         owner=waiver.owner,
@@ -500,10 +531,8 @@ def _parameters(rule: Rule | None) -> list[Item]:
         return []
     shown = []
     for p in sorted(rule.parameters.values(), key=lambda p: p.name):
-        value = (
-            format_quantity(p.value, p.kind) if p.kind != "fraction" or "%" in p.text else p.text
-        )
-        shown.append(Item(p.name, value))
+        quantity = p.kind in DISPLAY and (p.kind != "fraction" or "%" in p.text)
+        shown.append(Item(p.name, format_quantity(p.value, p.kind) if quantity else p.text))
     return shown
 
 
@@ -610,14 +639,14 @@ def _not_evaluated(findings: list[Finding], rules: dict[str, Rule]) -> list[Rule
         ids, more = _listed([m.entity_id for m in members])
         rows.append(
             RuleEntities(
-                anchor=rule_anchor("not-evaluated", f"{code}-{kind}-{members[0].entity_id}"),
+                anchor=rule_anchor("not-evaluated", f"{code}-{kind}-{ids[0]}"),
                 rule=code, title=f.title, area_label=area_word(f.area), severity=f.severity,
                 severity_label=severity_word(f.severity), count=len(members),
                 entity_kind_label=entity_kind_word(kind, len(members)), entities=ids, more=more,
                 detail=missing,
             )
         )  # fmt: skip
-    rows.sort(key=lambda r: (SEVERITY_ORDER.get(r.severity, 9), r.rule, r.detail))
+    rows.sort(key=lambda r: (SEVERITY_ORDER.get(r.severity, 9), r.rule, r.detail, r.anchor))
     return rows
 
 
