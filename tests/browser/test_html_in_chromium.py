@@ -76,9 +76,9 @@ def run_chromium(tmp_path: Path, page: Path, *action: str) -> tuple[str, list[st
     urls = []
     for event in log["events"]:
         params = event.get("params", {})
-        if event["type"] == start_job and "url" in params:
-            if params.get("initiator") != "not an origin":
-                urls.append(params["url"])
+        page_made_it = params.get("initiator") != "not an origin"
+        if event["type"] == start_job and "url" in params and page_made_it:
+            urls.append(params["url"])
     return done.stderr, urls
 
 
