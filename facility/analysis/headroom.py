@@ -64,9 +64,11 @@ def find_template(site: Site, *, loop: str | None, zone: str | None, row: str | 
     if len(targets) != 1:
         raise HeadroomError("give exactly one target: --loop, --zone or --row")
     kind, target = targets[0]
-    known = {"loop": site.loops, "zone": site.zones, "row": {r.row for r in site.racks if r.row}}[
-        kind
-    ]
+    known: set[str] = {
+        "loop": set(site.loops),
+        "zone": set(site.zones),
+        "row": {r.row for r in site.racks if r.row},
+    }[kind]
     if target not in known:
         raise HeadroomError(f"unknown {kind} '{target}' (known: {', '.join(sorted(known)[:10])})")
     for rack in site.racks:
