@@ -17,12 +17,15 @@ entities it affects, so a campus's thousands of scenarios cost about one audit i
 from __future__ import annotations
 
 import dataclasses
+from collections import ChainMap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from facility.engine.derive_power import prime_indexes
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
+from facility.engine.quantities import Context
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.model.cooling import Pumps
@@ -115,8 +118,10 @@ def scenarios(site: Site) -> list[Scenario]:
 class _Failer:
     """Builds the failed copy of a site and the entities a failure affects."""
 
-    def __init__(self, site: Site):
+    def __init__(self, site: Site, base_memo: dict[Any, Any]):
         self.site = site
+        self.base_memo = base_memo
+        self.overrides: dict[str, Any] = {}
         self.racks_by_id = {r.id: r for r in site.racks}
         self.children: dict[str, list[Any]] = {}
         for d in site.distribution.values():
@@ -140,7 +145,8 @@ class _Failer:
                     stack.append(child)
         return found
 
-    def without_pdus(self, lost: Iterable[Pdu]) -> tuple[Site, Affected]:
+    def without_pdus(self, lost: Iterable[Pdu], upstream_too: bool = True) -> tuple[Site, Affected]:
+        """The racks lose ``lost``; the site object itself is not copied (see ``overrides``)."""
         lost_ids = {p.id for p in lost}
         changed: dict[str, Rack] = {}
         for pdu in lost:
@@ -152,16 +158,35 @@ class _Failer:
             changed[rack.id] = dataclasses.replace(
                 rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
             )
-        racks = [changed.get(r.id, r) for r in self.site.racks]
-        pdus = {k: v for k, v in self.site.pdus.items() if k not in lost_ids}
-        site = dataclasses.replace(self.site, racks=racks, pdus=pdus)
+        # Copying a campus's racks and PDUs for each scenario would cost more than the checks:
+        # the changed racks and the lost PDUs reach the engine through its shared indexes.
+        site = self.site
+        self.overrides = {
+            "rack_by_id": ChainMap(dict(changed), self.base_memo["rack_by_id"]),
+            "pdus_out_of_service": lost_ids,
+        }
+        remaining = [p for r in changed.values() for side in r.pdus.values() for p in side]
+        upstream = self.ancestors(remaining) if upstream_too else set()
         affected: Affected = {
             "rack": [(r.id, r) for r in changed.values()],
-            "pdu": [(p.id, p) for r in changed.values() for side in r.pdus.values() for p in side],
-            "distribution": list(site.distribution.items()),
-            "power_source": list(site.sources.items()),
+            "pdu": [(p.id, p) for p in remaining],
+            "distribution": [
+                (d, site.distribution[d]) for d in sorted(upstream) if d in site.distribution
+            ],
+            "power_source": [(s, site.sources[s]) for s in sorted(upstream) if s in site.sources],
         }
         return site, affected
+
+    def ancestors(self, pdus: Iterable[Pdu]) -> set[str]:
+        """Every distribution element and source above ``pdus``."""
+        found: set[str] = set()
+        for pdu in pdus:
+            node = pdu.fed_by
+            while node is not None and node not in found:
+                found.add(node)
+                element = self.site.distribution.get(node)
+                node = element.fed_by if element is not None else None
+        return found
 
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
         loops = {}
@@ -186,8 +211,11 @@ class _Failer:
         if kind in ("power_source", "distribution"):
             return self.without_pdus(self.below(element))
         if kind == "rack_side":
+            # The rack and its surviving PDUs. The upstream elements are not re-judged: the
+            # normal audit's PWR-006/PWR-007 already load them with the whole other side lost,
+            # which bounds the loss of one rack's side.
             rack_id, side = element.rsplit(":", 1)
-            return self.without_pdus(self.racks_by_id[rack_id].pdus[side])
+            return self.without_pdus(self.racks_by_id[rack_id].pdus[side], upstream_too=False)
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":
@@ -227,12 +255,23 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
     normal_rules = [r for r in ruleset.rules if SINGLE_FAILURE_TAG not in r.spec.tags]
     failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
     before = {f.id: f for f in baseline.findings}
-    failer = _Failer(site)
+    base = Context(site, ruleset.assumptions)
+    prime_indexes(base)
+    # The engine's site-wide indexes (racks by id, the power tree), shared by every scenario;
+    # a power failure overlays its changed racks and lost PDUs on them.
+    shared_memo = base.memo
+    failer = _Failer(site, shared_memo)
     report = FailureReport()
+    classes: dict[Any, tuple[Rack, list[Finding]]] = {}  # identical racks losing the same side
     with paused_gc():
         for scenario in scenarios(site):
-            failed_site, affected = failer.apply(scenario)
-            findings = evaluate_entities(failed_site, ruleset, normal_rules, affected)
+            if scenario.kind == "rack_side":
+                findings = _rack_side(failer, scenario, ruleset, normal_rules, classes)
+            else:
+                failer.overrides = {}
+                failed_site, affected = failer.apply(scenario)
+                memo = {**shared_memo, **failer.overrides} if failer.overrides else shared_memo
+                findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, memo)
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
             for f in findings:
@@ -252,3 +291,46 @@ def _changed(after: Finding, before: Finding | None) -> bool:
     if any(v is None for v in values):
         return False
     return (after.observed.value, after.limit.value) != (before.observed.value, before.limit.value)  # type: ignore[union-attr]
+
+
+def _rack_key(rack: Rack, side: str) -> tuple[Any, ...]:
+    """Racks that behave alike when they lose ``side``: same type, zone and PDU circuits."""
+    layout = tuple(
+        (s, tuple((id(p.figures), p.derating) for p in pdus))
+        for s, pdus in sorted(rack.pdus.items())
+    )
+    return (id(rack.type), rack.zone, rack.room, rack.loop, layout, side)
+
+
+def _rack_side(
+    failer: _Failer,
+    scenario: Scenario,
+    ruleset: RuleSet,
+    rules: list[Any],
+    classes: dict[Any, tuple[Rack, list[Finding]]],
+) -> list[Finding]:
+    """A rack-side loss, computed once per class of identical racks and mapped to the others."""
+    rack_id, side = scenario.element.rsplit(":", 1)
+    rack = failer.racks_by_id[rack_id]
+    key = _rack_key(rack, side)
+    if key not in classes:
+        failer.overrides = {}
+        failed_site, affected = failer.apply(scenario)
+        memo = {**failer.base_memo, **failer.overrides}
+        classes[key] = (rack, evaluate_entities(failed_site, ruleset, rules, affected, memo))
+    model, findings = classes[key]
+    if model is rack:
+        return findings
+    ids = {model.id: rack.id}
+    for s, pdus in model.pdus.items():
+        for mine, theirs in zip(pdus, rack.pdus[s], strict=True):
+            ids[mine.id] = theirs.id
+    site = failer.site
+    return [
+        dataclasses.replace(
+            f,
+            entity_id=ids[f.entity_id],
+            location=site.where(f.entity_kind, ids[f.entity_id]),
+        )
+        for f in findings
+    ]

@@ -191,6 +191,7 @@ def _downstream_pdus(ctx: Context, element_id: str) -> list[Pdu]:
             if pdu.fed_by:
                 tree.setdefault(pdu.fed_by, []).append(pdu)
         ctx.memo["power_children"] = tree
+    out_of_service = ctx.memo.get("pdus_out_of_service", ())  # set by a failure scenario
     found: list[Pdu] = []
     stack = [element_id]
     seen = set()
@@ -201,10 +202,24 @@ def _downstream_pdus(ctx: Context, element_id: str) -> list[Pdu]:
         seen.add(node)
         for child in tree.get(node, ()):
             if isinstance(child, Pdu):
-                found.append(child)
+                if child.id not in out_of_service:
+                    found.append(child)
             else:
                 stack.append(child)
     return found
+
+
+def prime_indexes(ctx: Context) -> None:
+    """Build the site-wide power indexes now, so evaluations can share them (failure analysis)."""
+    _downstream_pdus(ctx, "")
+    if ctx.site.racks:
+        first = ctx.site.racks[0]
+        for pdus in first.pdus.values():
+            _rack_of(ctx, pdus[0])
+            break
+        else:
+            ctx.memo["rack_by_id"] = {rack.id: rack for rack in ctx.site.racks}
+    ctx.memo.setdefault("power_sides", {s for rack in ctx.site.racks for s in rack.pdus})
 
 
 def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:

@@ -48,10 +48,20 @@ def _audit(site: Site, ruleset: RuleSet) -> AuditResult:
 
 
 def evaluate_entities(
-    site: Site, ruleset: RuleSet, rules: list[Rule], entities: dict[str, list[tuple[str, Any]]]
+    site: Site,
+    ruleset: RuleSet,
+    rules: list[Rule],
+    entities: dict[str, list[tuple[str, Any]]],
+    memo: dict[Any, Any] | None = None,
 ) -> list[Finding]:
-    """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom)."""
+    """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom).
+
+    ``memo`` shares the area modules' site-wide indexes (racks by loop, by room, the power
+    tree) between evaluations of sites whose racks, PDUs and distribution are the same.
+    """
     ctx = Context(site, ruleset.assumptions)
+    if memo is not None:
+        ctx.memo = memo
     findings = []
     for rule in rules:
         for entity_id, entity in entities.get(rule.spec.scope, ()):

@@ -91,6 +91,7 @@ def entity_id(entity: Any) -> str:
 
 
 _QUANTITIES: dict[str, dict[str, QuantitySpec]] = {}
+_LOADED = False
 _SCOPES: dict[str, ScopeSpec] = {}
 
 
@@ -121,8 +122,11 @@ def quantity(
 
 def catalogue() -> dict[str, dict[str, QuantitySpec]]:
     """Every derived quantity by scope and name."""
-    if not _SCOPES:
+    global _LOADED
+    if not _LOADED:  # importing the area modules registers their quantities
         from facility.engine import derive_air, derive_floor, derive_liquid, derive_power  # noqa: F401
+
+        _LOADED = True
     return _QUANTITIES
 
 
