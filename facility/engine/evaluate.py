@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Any
 
 from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
@@ -79,20 +80,48 @@ def default_profile(site: Site) -> str:
     return "supernode"
 
 
-def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | None:
-    env: dict[str, float] = {name: p.value for name, p in rule.parameters.items()}
-    values: dict[str, Value] = {}
-    missing: list[str] = []
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What evaluating one rule needs, worked out once per rule rather than per entity."""
+
+    parameters: dict[str, float]
+    derived: tuple[str, ...]  # derived quantities to compute, in a stable order
+    margin: tuple[Any, str] | None  # (comparison operator, symbol) of "observed <op> limit"
+
+
+_PLANS: dict[int, tuple[Rule, _Plan]] = {}
+
+
+def _plan(rule: Rule) -> _Plan:
+    found = _PLANS.get(id(rule))
+    if found is not None and found[0] is rule:
+        return found[1]
     needed = (
         rule.observed.names
         | rule.limit.names
         | (rule.condition.names - {"observed", "limit"})
         | (rule.when.names if rule.when else frozenset())
     )
-    for name in sorted(needed):
-        if name in env:
-            continue
-        value = ctx.get(rule.spec.scope, name, entity)
+    parameters = {name: p.value for name, p in rule.parameters.items()}
+    shape = simple_comparison(rule.condition)
+    margin = None
+    if shape is not None and (shape[0], shape[2]) == ("observed", "limit"):
+        margin = (shape[1], COMPARISON_SYMBOLS.get(shape[1], ""))
+    elif shape is not None:
+        margin = (None, COMPARISON_SYMBOLS.get(shape[1], ""))
+    plan = _Plan(parameters, tuple(sorted(needed - set(parameters))), margin)
+    _PLANS[id(rule)] = (rule, plan)
+    return plan
+
+
+def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | None:
+    plan = _plan(rule)
+    env: dict[str, float] = dict(plan.parameters)
+    values: dict[str, Value] = {}
+    missing: list[str] = []
+    scope = rule.spec.scope
+    for name in plan.derived:
+        value = ctx.get(scope, name, entity)
         values[name] = value
         if value.value is None:
             missing.append(value.missing or f"{name} is unknown")
@@ -129,7 +158,7 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
     except ZeroDivisionError:
         reason = f"{rule.code}'s expressions divide by zero for this entity"
         return Finding(status="not_evaluated", missing=(reason,), **common)  # type: ignore[arg-type]
-    margin, relation = _margin(rule, observed, limit)
+    margin, relation = _margin(plan, observed, limit)
     return Finding(
         status="pass" if holds else "fail",
         observed=_explained(rule.observed.text, observed, values),
@@ -154,14 +183,10 @@ def _explained(
     return Value(value, text, ())
 
 
-def _margin(rule: Rule, observed: float, limit: float) -> tuple[float | None, str]:
-    shape = simple_comparison(rule.condition)
-    if shape is None:
+def _margin(plan: _Plan, observed: float, limit: float) -> tuple[float | None, str]:
+    if plan.margin is None:
         return None, ""
-    left, op, right = shape
-    symbol = COMPARISON_SYMBOLS.get(op, "")
-    if (left, right) != ("observed", "limit"):
-        return None, symbol
+    op, symbol = plan.margin
     if op in (ast.Lt, ast.LtE):
         return limit - observed, symbol
     if op in (ast.Gt, ast.GtE):

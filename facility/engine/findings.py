@@ -12,7 +12,7 @@ Status = Literal["fail", "pass", "not_evaluated", "waived"]
 Verdict = Literal["ready", "ready-with-warnings", "not-ready"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a campus has 10⁵–10⁶ findings, and frozen __init__ is slow
 class Finding:
     """One rule applied to one entity."""
 
