@@ -104,7 +104,7 @@ def _plan(rule: Rule) -> _Plan:
     )
     parameters = {name: p.value for name, p in rule.parameters.items()}
     shape = simple_comparison(rule.condition)
-    margin = None
+    margin: tuple[Any, str] | None = None
     if shape is not None and (shape[0], shape[2]) == ("observed", "limit"):
         margin = (shape[1], COMPARISON_SYMBOLS.get(shape[1], ""))
     elif shape is not None:
