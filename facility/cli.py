@@ -76,6 +76,11 @@ class OutputFormat(StrEnum):
     junit = "junit"
 
 
+class Language(StrEnum):
+    en = "en"
+    zh_CN = "zh-CN"
+
+
 def _generated_at(text: str | None) -> dt.datetime:
     """--generated-at, else SOURCE_DATE_EPOCH (reproducible builds), else now, in UTC."""
     if text:
@@ -147,7 +152,24 @@ def check(
             show_default=False,
         ),
     ] = None,
+    lang: Annotated[
+        Language,
+        typer.Option(
+            "--lang",
+            help="Language of the reports people read (text, HTML, Markdown) and of the rule "
+            "titles and messages in SARIF and JUnit. JSON stays as it is.",
+        ),
+    ] = Language.en,
     show_passed: Annotated[bool, typer.Option(help="List passing checks too (text).")] = False,
+    with_failures: Annotated[
+        bool,
+        typer.Option(
+            "--failures",
+            help="Also fail each element in turn (N-1, as `facility failures`): a section in "
+            "the HTML and Markdown reports, `failures` in the JSON, a count in the text. The "
+            "exit code still follows --fail-on.",
+        ),
+    ] = False,
 ) -> None:
     """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input."""
     from facility.engine.evaluate import audit, default_profile
@@ -192,7 +214,15 @@ def check(
     result = audit(loaded, ruleset)
     names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
     waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
-    report = ReportInput(result, loaded, ruleset, waiver_report, moment)
+    failure_report = None
+    if with_failures:
+        from facility.analysis.failures import analyse_failures
+
+        # After the waivers: a waived finding counts as failing before the loss, not as new.
+        failure_report = analyse_failures(loaded, ruleset, result)
+    report = ReportInput(
+        result, loaded, ruleset, waiver_report, moment, lang=lang.value, failures=failure_report
+    )
     try:
         texts = {fmt: renderer(fmt)(report) for fmt in {stdout_format, *(f for _, f in jobs)}}
         if show_passed and "text" in texts:

@@ -75,14 +75,14 @@ def utilisation_svg(chart: UtilisationChart) -> Markup:
         _hatch(f"{p}-hatch-over", "#fbe4e1", "#b42318"),
         "</defs>",
     ]
-    # legend
+    # legend (words outside the f-strings: Babel does not look inside them)
+    normal, failure = _("normal operation"), _("after the worst single failure")
     out += [
         f'<rect x="{BAR_LEFT}" y="6" width="18" height="10" class="bar-normal"/>',
-        f'<text x="{BAR_LEFT + 24}" y="15" class="legend">{escape(_("normal operation"))}</text>',
+        f'<text x="{BAR_LEFT + 24}" y="15" class="legend">{escape(normal)}</text>',
         f'<rect x="{BAR_LEFT + 150}" y="6" width="18" height="10" fill="url(#{p}-hatch)" '
         f'stroke="#4b5a6c" stroke-width="0.8"/>',
-        f'<text x="{BAR_LEFT + 174}" y="15" class="legend">'
-        f"{escape(_('after the worst single failure'))}</text>",
+        f'<text x="{BAR_LEFT + 174}" y="15" class="legend">{escape(failure)}</text>',
     ]
     # grid and axis labels
     step = 0.25 if axis <= 1.5 else 0.5
@@ -226,12 +226,12 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
         used += h + row_gap
     width = max(max((px for px, _y in places), default=0) + block_w, 600)
     height = max((py + h for (_x, py), h in zip(places, heights, strict=True)), default=y0) + 6
+    title = _("Floor plan: racks by row and position, by worst status")
     out = [
         f'<svg class="chart floor-plan" '
         f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
         f'height="{_num(height)}" role="img" aria-labelledby="{p}-title">',
-        f'<title id="{p}-title">'
-        f"{escape(_('Floor plan: racks by row and position, by worst status'))}</title>",
+        f'<title id="{p}-title">{escape(title)}</title>',
         "<defs>",
         f'<pattern id="{p}-warn" width="5" height="5" patternUnits="userSpaceOnUse" '
         f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fde7c8"/>'

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from facility.analysis.failures import FailureReport
 from facility.engine.findings import AuditResult
 from facility.engine.rules import RuleSet
 from facility.engine.waivers import WaiverReport
@@ -19,3 +20,4 @@ class ReportInput:
     waivers: WaiverReport
     generated_at: dt.datetime  # an input, never the clock inside a renderer: reports reproduce
     lang: str = "en"
+    failures: FailureReport | None = None  # the single-failure analysis, with --failures

@@ -17,9 +17,9 @@ from facility.model.power import PduType
 from facility.model.site import Provenance, ResolvedRackType, Site
 from facility.model.source import Location
 from facility.report.anchors import natural_key, slug
-from facility.report.i18n import _, ngettext
+from facility.report.i18n import _, ngettext, pgettext
 from facility.report.quantities import format_quantity
-from facility.report.words import confidence_word, entity_kind_word, figure_word
+from facility.report.words import confidence_word, counted_kind_word, figure_word
 
 MAX_USERS = 12  # entity ids named in "used by"
 
@@ -130,7 +130,11 @@ def _users(ids: list[str], kind: str) -> str:
     shown = ", ".join(ordered[:MAX_USERS])
     if len(ordered) > MAX_USERS:
         shown += " " + _("and %(n)s more") % {"n": f"{len(ordered) - MAX_USERS:,}"}
-    return f"{len(ordered):,} {entity_kind_word(kind, len(ordered))}: {shown}"
+    return _("%(n)s %(kind)s: %(ids)s") % {
+        "n": f"{len(ordered):,}",
+        "kind": counted_kind_word(kind, len(ordered)),
+        "ids": shown,
+    }
 
 
 def _equipment(
@@ -217,7 +221,11 @@ def _cdus(site: Site) -> list[Equipment]:
             )
         if alone:
             users = _("TCS loop %(loop)s") % {"loop": cdu.loop} if cdu.loop else _("no TCS loop")
-            found.append(_equipment("cdu", _("CDU"), cdu.id, cdu.spec.catalog, users, rows))
+            found.append(
+                _equipment(
+                    "cdu", pgettext("equipment", "CDU"), cdu.id, cdu.spec.catalog, users, rows
+                )
+            )
         else:
             loops = sorted({site.cdus[m].loop or "" for m in members} - {""}, key=natural_key)
             users = _users(members, "cdu")

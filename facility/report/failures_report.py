@@ -89,11 +89,16 @@ def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
     }
 
 
-def failures_json(report: FailureReport, site: dict[str, str]) -> str:
-    data = {
+def failures_data(report: FailureReport) -> dict[str, Any]:
+    """The analysis as JSON data: also the ``failures`` section of ``check --failures -f json``."""
+    return {
         "schema": SCHEMA,
-        "site": site,
         "single_points_of_failure": [r.scenario.id for r in report.single_points_of_failure],
         "scenarios": [_scenario_json(r) for r in report.results],
     }
+
+
+def failures_json(report: FailureReport, site: dict[str, str]) -> str:
+    data = failures_data(report)
+    data = {"schema": data.pop("schema"), "site": site, **data}
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

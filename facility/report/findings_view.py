@@ -6,6 +6,7 @@ from typing import Any
 
 from facility.engine.findings import Finding
 from facility.engine.quantities import Value
+from facility.report.i18n import _
 from facility.report.quantities import DISPLAY, display_value, format_quantity
 
 
@@ -31,7 +32,10 @@ def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
 
 
 def working(value: Value | None, kind: str) -> str:
-    """'√3 · V_LL · I · DF with V = 415 V, I = 63 A, DF = 80.0 % → 36.2 kVA'."""
+    """'√3 · V_LL · I · DF, with V = 415 V, I = 63 A, DF = 80.0 % → 36.2 kVA'.
+
+    The formula and its symbols are the engine's (not translated); the words around them are.
+    """
     if value is None or value.value is None:
         return ""
     result = text_of(value.value, kind)
@@ -40,17 +44,36 @@ def working(value: Value | None, kind: str) -> str:
     if not value.inputs:
         return f"{value.formula} = {result}"
     inputs = ", ".join(f"{symbol} = {text_of(v, k)}" for symbol, v, k in value.inputs)
-    return f"{value.formula}, with {inputs} → {result}"
+    return _("%(formula)s, with %(inputs)s → %(result)s") % {
+        "formula": value.formula,
+        "inputs": inputs,
+        "result": result,
+    }
 
 
 def message(f: Finding) -> str:
-    """One line saying what was found."""
+    """One line saying what was found, in the current language (the reasons a check was not
+    evaluated are the engine's English words)."""
     if f.status == "not_evaluated":
-        return "not evaluated: " + "; ".join(f.missing)
-    observed = text_of(f.observed.value if f.observed else None, f.kind)
-    limit = text_of(f.limit.value if f.limit else None, f.kind)
-    word = {"pass": "within", "fail": "violates", "waived": "violates (waived)"}[f.status]
-    margin = ""
+        return _("not evaluated: %(missing)s") % {"missing": "; ".join(f.missing)}
+    values = {
+        "observed": text_of(f.observed.value if f.observed else None, f.kind),
+        "relation": f.relation,
+        "limit": text_of(f.limit.value if f.limit else None, f.kind),
+    }
+    if f.status == "pass":
+        text = _("%(observed)s within the limit: must be %(relation)s %(limit)s") % values
+    elif f.status == "waived":
+        text = (
+            _("%(observed)s violates (waived) the limit: must be %(relation)s %(limit)s") % values
+        )
+    else:
+        text = _("%(observed)s violates the limit: must be %(relation)s %(limit)s") % values
     if f.margin is not None:
-        margin = f", margin {text_of(f.margin, f.kind) if f.kind not in ('temperature',) else format_quantity(f.margin, 'temperature_difference')}"
-    return f"{observed} {word} the limit: must be {f.relation} {limit}{margin}"
+        margin = (
+            format_quantity(f.margin, "temperature_difference")
+            if f.kind == "temperature"
+            else text_of(f.margin, f.kind)
+        )
+        text += _(", margin %(margin)s") % {"margin": margin}
+    return text

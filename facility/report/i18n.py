@@ -1,12 +1,14 @@
 """Translations of the words reports show to people.
 
 Every user-facing English string of the report code goes through :func:`_` (or
-:func:`ngettext`), and the templates use Jinja2's i18n extension (``{% trans %}``, ``_()``)
-with the same translations object, so a message catalog can later translate them all.
+:func:`ngettext`, :func:`pgettext`), and the templates use Jinja2's i18n extension
+(``{% trans %}``, ``_()``) with the same translations object.
 
-For now only English exists: :func:`set_language` accepts a language tag and looks for a
-compiled gettext catalog (``facility/locale/<lang>/LC_MESSAGES/facility.mo``), falling back
-to the English text. Issue 9 (zh-CN) adds the Babel catalogs behind this hook.
+The messages are English; other languages come from compiled gettext catalogs
+(``facility/locale/<lang>/LC_MESSAGES/facility.mo``, stdlib :mod:`gettext` at run time).
+The catalogs are made with Babel from ``facility/locale/facility.pot``: see ``i18n/README.md``
+for extracting, updating and compiling them. :data:`LANGUAGES` are the languages a report
+can be written in (``facility check --lang``).
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import IO
 
 DOMAIN = "facility"
 DEFAULT_LANGUAGE = "en"
+LANGUAGES = ("en", "zh-CN")  # language tags; the catalog of zh-CN is locale/zh_CN
 
 _ENGLISH = gettext.NullTranslations()
 _current: ContextVar[gettext.NullTranslations | None] = ContextVar(
     "facility_translations", default=None
 )
+_language: ContextVar[str] = ContextVar("facility_language", default=DEFAULT_LANGUAGE)
 
 
 def locale_dir() -> Path:
@@ -34,12 +39,16 @@ def locale_dir() -> Path:
 
 @cache
 def translations_for(lang: str) -> gettext.NullTranslations:
-    """The translations of ``lang`` (English: none needed, the messages are English)."""
+    """The translations of ``lang`` (English: none needed, the messages are English).
+
+    A language of :data:`LANGUAGES` must have its compiled catalog (``OSError`` otherwise: a
+    report is never silently English); any other tag falls back to the English messages.
+    """
     if lang == DEFAULT_LANGUAGE:
         return _ENGLISH
     gettext_lang = lang.replace("-", "_")
     return gettext.translation(
-        DOMAIN, localedir=locale_dir(), languages=[gettext_lang], fallback=True
+        DOMAIN, localedir=locale_dir(), languages=[gettext_lang], fallback=lang not in LANGUAGES
     )
 
 
@@ -47,6 +56,7 @@ def set_language(lang: str) -> gettext.NullTranslations:
     """Make ``lang`` the language of :func:`_` in this context; returns its translations."""
     found = translations_for(lang)
     _current.set(found)
+    _language.set(lang)
     return found
 
 
@@ -54,10 +64,17 @@ def set_language(lang: str) -> gettext.NullTranslations:
 def using_language(lang: str) -> Iterator[gettext.NullTranslations]:
     """Within the block, :func:`_` speaks ``lang``; the previous language is restored after."""
     token = _current.set(translations_for(lang))
+    lang_token = _language.set(lang)
     try:
         yield translations()
     finally:
+        _language.reset(lang_token)
         _current.reset(token)
+
+
+def current_language() -> str:
+    """The language tag :func:`_` speaks in this context (``en`` unless one was set)."""
+    return _language.get()
 
 
 def translations() -> gettext.NullTranslations:
@@ -82,3 +99,33 @@ def N_(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The translation of ``singular``/``plural`` for ``n`` in the current language."""
     return translations().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """The translation of ``message`` in ``context`` (for short words with several meanings)."""
+    return translations().pgettext(context, message)
+
+
+def extract_profiles(
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extraction method for rule profiles: each profile's ``description`` is a message.
+
+    Reports show a profile's description, folded to one line (as ``build_view`` does); the
+    bundled profiles' descriptions are translated like any other message (``babel.cfg``).
+    """
+    import yaml
+
+    text = fileobj.read().decode("utf-8")
+    data = yaml.safe_load(text) or {}
+    description = " ".join(str(data.get("description") or "").split())
+    if description:
+        line = next(
+            (i for i, row in enumerate(text.splitlines(), 1) if row.startswith("description:")), 1
+        )
+        yield line, "_", description, ["The description of a bundled rule profile."]
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """The translation of ``singular``/``plural`` for ``n`` in ``context``."""
+    return translations().npgettext(context, singular, plural, n)

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from facility.model.site import Site
 from facility.physics.air import residual_air_heat
+from facility.report.i18n import _
 from facility.report.quantities import format_quantity
+from facility.report.words import loaded_counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,27 +63,43 @@ def inventory_text(site: Site) -> str:
 
 
 def key_figures(site: Site) -> list[str]:
-    """Counts, IT load, heat per loop and to room air, as lines of text."""
+    """Counts, IT load, heat per loop and to room air, as lines of text (current language)."""
     inv = inventory(site)
-    counts = site.summary()
     lines = []
+    lines.append(_("loaded: %(counts)s") % {"counts": loaded_counts(site.summary())})
     lines.append(
-        "loaded: " + ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in counts.items() if n)
-    )
-    lines.append(
-        f"IT load: {format_quantity(inv.nominal_power, 'power')} nominal, "
-        f"{format_quantity(inv.peak_power, 'power')} peak"
+        _("IT load: %(nominal)s nominal, %(peak)s peak")
+        % {
+            "nominal": format_quantity(inv.nominal_power, "power"),
+            "peak": format_quantity(inv.peak_power, "power"),
+        }
     )
     if inv.racks_without_nominal or inv.racks_without_peak:
         lines.append(
-            f"  (not counted: {inv.racks_without_nominal} racks without nominal power, "
-            f"{inv.racks_without_peak} without peak power)"
+            "  "
+            + _(
+                "(not counted: %(nominal)s racks without nominal power, %(peak)s without peak "
+                "power)"
+            )
+            % {"nominal": inv.racks_without_nominal, "peak": inv.racks_without_peak}
         )
     for loop in inv.loops:
-        note = "" if loop.complete else "  (incomplete: some racks lack power or liquid fraction)"
-        lines.append(
-            f"loop {loop.loop}: {loop.racks} racks, {format_quantity(loop.liquid_heat, 'power')} "
-            f"to liquid{note}"
+        note = (
+            ""
+            if loop.complete
+            else "  " + _("(incomplete: some racks lack power or liquid fraction)")
         )
-    lines.append(f"residual heat to room air: {format_quantity(inv.residual_air_heat, 'power')}")
+        lines.append(
+            _("loop %(loop)s: %(racks)s racks, %(heat)s to liquid")
+            % {
+                "loop": loop.loop,
+                "racks": loop.racks,
+                "heat": format_quantity(loop.liquid_heat, "power"),
+            }
+            + note
+        )
+    lines.append(
+        _("residual heat to room air: %(heat)s")
+        % {"heat": format_quantity(inv.residual_air_heat, "power")}
+    )
     return lines

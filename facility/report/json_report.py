@@ -72,16 +72,40 @@ def result_json(result: AuditResult) -> dict[str, Any]:
     }
 
 
+def _line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
 def _dumps(data: dict[str, Any]) -> str:
     """Indented JSON with one finding per line: readable, diffable, and fast on 100,000s of
-    findings (the C encoder runs only without ``indent``)."""
+    findings (the C encoder runs only without ``indent``). The single-failure section, when
+    there is one, comes before the findings, one scenario per line."""
     findings = data.pop("findings")
+    failures = data.pop("failures", None)
     head = json.dumps(data, indent=2, ensure_ascii=False)
-    body = ",\n".join(
-        "    " + json.dumps(f, ensure_ascii=False, separators=(", ", ": ")) for f in findings
-    )
+    body = ",\n".join("    " + _line(f) for f in findings)
     data["findings"] = findings
-    return head[:-2] + ',\n  "findings": [\n' + body + ("\n  ]\n}\n" if findings else "  ]\n}\n")
+    middle = ""
+    if failures is not None:
+        data["failures"] = failures
+        scenarios = ",\n".join("      " + _line(s) for s in failures["scenarios"])
+        fields = "".join(
+            f"\n    {json.dumps(k)}: {_line(v)}," for k, v in failures.items() if k != "scenarios"
+        )
+        middle = (
+            ',\n  "failures": {'
+            + fields
+            + '\n    "scenarios": ['
+            + (f"\n{scenarios}\n    ]" if scenarios else "]")
+            + "\n  }"
+        )
+    return (
+        head[:-2]
+        + middle
+        + ',\n  "findings": [\n'
+        + body
+        + ("\n  ]\n}\n" if findings else "  ]\n}\n")
+    )
 
 
 def render_json(result: AuditResult) -> str:
@@ -108,6 +132,10 @@ def render_report_json(report: ReportInput) -> str:
         }
         for r in report.waivers.records
     ]
+    if report.failures is not None:
+        from facility.report.failures_report import failures_data  # it imports this module
+
+        data["failures"] = failures_data(report.failures)
     return _dumps(data)
 
 

@@ -21,6 +21,10 @@ waived). Strings are escaped by ElementTree, and characters XML 1.0 cannot carry
 characters, lone surrogates, U+FFFE/U+FFFF) are removed first, so the document is always
 well-formed. The only time in it is the report's ``generated_at``, so the same input gives the
 same bytes.
+
+Suite names (code and title), requirements, messages and texts are in the report's language;
+test case names and class names (kind, id, rule code) are not translated, so a dashboard's
+history of a test case does not depend on the language of the run.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ from facility.engine.rules import Rule
 from facility.model.waivers import Waiver
 from facility.report.context import ReportInput
 from facility.report.findings_view import message, working
+from facility.report.i18n import _, using_language
+from facility.report.sarif import waiver_text
+from facility.report.words import entity_kind_name
+
+__all__ = ["clean", "details", "junit_tree", "render_junit", "waiver_text"]
 
 # Characters outside XML 1.0's Char production.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -58,41 +67,40 @@ def _timestamp(moment: dt.datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S")
 
 
-def waiver_text(waiver: Waiver) -> str:
-    extra = [f"owner: {waiver.owner}", f"expires {waiver.expires.isoformat()}"]
-    if waiver.ticket:
-        extra.append(f"ticket {waiver.ticket}")
-    return f"{' '.join(waiver.reason.split())} ({', '.join(extra)})"
-
-
-def details(f: Finding) -> str:
-    """Where the entity is, and how observed value and limit were computed."""
-    lines = [f"{f.rule} {f.title}", f"{f.entity_kind} {f.entity_id}: {message(f)}"]
+def details(f: Finding, title: str | None = None) -> str:
+    """Where the entity is, and how observed value and limit were computed (``title``: the
+    rule's title in the report's language, else the finding's own)."""
+    lines = [
+        f"{f.rule} {f.title if title is None else title}",
+        _("%(kind)s %(entity)s: %(message)s")
+        % {"kind": entity_kind_name(f.entity_kind), "entity": f.entity_id, "message": message(f)},
+    ]
     if f.location is not None:
-        lines.append(f"defined at {f.location}")
+        lines.append(_("defined at %(where)s") % {"where": f.location})
     observed, limit = working(f.observed, f.kind), working(f.limit, f.kind)
     if observed:
-        lines.append(f"observed: {observed}")
+        lines.append(_("observed: %(working)s") % {"working": observed})
     if limit:
-        lines.append(f"limit: {limit}")
+        lines.append(_("limit: %(working)s") % {"working": limit})
     return "\n".join(lines) + "\n"
 
 
-def _testcase(suite: ET.Element, f: Finding, waiver: Waiver | None) -> str:
+def _testcase(suite: ET.Element, f: Finding, waiver: Waiver | None, title: str) -> str:
     """Add the test case of ``f``; returns its outcome: pass, failure or skipped."""
     attrib = {"classname": f.rule, "name": f"{f.entity_kind} {f.entity_id}"}
     if f.location is not None:
         attrib |= {"file": f.location.file, "line": str(f.location.line)}
     case = _element(suite, "testcase", **attrib)
     if f.status == "fail":
-        _element(case, "failure", details(f), message=message(f), type=f.severity)
+        _element(case, "failure", details(f, title), message=message(f), type=f.severity)
         return "failure"
     if f.status == "not_evaluated":
-        _element(case, "skipped", details(f), message=message(f))
+        _element(case, "skipped", details(f, title), message=message(f))
         return "skipped"
     if f.status == "waived":
-        why = waiver_text(waiver) if waiver is not None else "accepted by a waiver"
-        _element(case, "skipped", f"waived: {why}\n{details(f)}", message=f"waived: {why}")
+        why = waiver_text(waiver) if waiver is not None else _("accepted by a waiver")
+        waived = _("waived: %(waiver)s") % {"waiver": why}
+        _element(case, "skipped", f"{waived}\n{details(f, title)}", message=waived)
         return "skipped"
     return "pass"
 
@@ -112,7 +120,8 @@ def _suite(
     root: ET.Element, rule: Rule, findings: list[Finding], report: ReportInput, stamp: str
 ) -> list[str]:
     spec = rule.spec
-    suite = _element(root, "testsuite", name=f"{spec.code} {spec.title}", **_ZERO)
+    words = spec.text(report.lang)
+    suite = _element(root, "testsuite", name=f"{spec.code} {words.title}", **_ZERO)
     suite.set("timestamp", stamp)
     properties = _element(suite, "properties")
     for name, value in (
@@ -120,11 +129,11 @@ def _suite(
         ("severity", rule.severity),
         ("area", spec.area),
         ("scope", spec.scope),
-        ("requirement", " ".join(spec.requirement.split())),
+        ("requirement", " ".join(words.requirement.split())),
     ):
         _element(properties, "property", name=name, value=value)
     outcomes = [
-        _testcase(suite, f, report.waivers.by_finding.get(f.id))
+        _testcase(suite, f, report.waivers.by_finding.get(f.id), words.title)
         for f in sorted(findings, key=lambda f: (f.entity_kind, f.entity_id))
     ]
     _counts(suite, outcomes)
@@ -147,7 +156,8 @@ def junit_tree(report: ReportInput) -> ET.Element:
 
 def render_junit(report: ReportInput) -> str:
     """The JUnit XML document (UTF-8, with an XML declaration and a trailing newline)."""
-    root = junit_tree(report)
+    with using_language(report.lang):
+        root = junit_tree(report)
     ET.indent(root, space="  ")
     body = ET.tostring(root, encoding="unicode", short_empty_elements=True)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"

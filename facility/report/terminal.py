@@ -1,45 +1,111 @@
-"""The terminal summary of `facility check`: verdict, counts, failing findings."""
+"""The terminal summary of `facility check`: verdict, counts, failing findings.
+
+Written in the report's language (:mod:`facility.report.i18n`); rule titles come from the
+rule files' own text in that language.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 from facility.engine.findings import AuditResult
 from facility.engine.rules import SEVERITY_ORDER
 from facility.report.context import ReportInput
 from facility.report.findings_view import message, working
+from facility.report.i18n import _, pgettext, using_language
+from facility.report.words import list_separator
 
-VERDICT_TEXT = {
-    "ready": "READY",
-    "ready-with-warnings": "READY WITH WARNINGS",
-    "not-ready": "NOT READY",
-}
+
+def _verdict_text(key: str) -> str:
+    return {
+        "ready": pgettext("terminal verdict", "READY"),
+        "ready-with-warnings": pgettext("terminal verdict", "READY WITH WARNINGS"),
+        "not-ready": pgettext("terminal verdict", "NOT READY"),
+    }[key]
+
+
+def _severity_heading(severity: str) -> str:
+    """'ERROR' before a failing rule's code."""
+    words = {
+        "error": pgettext("terminal severity", "ERROR"),
+        "warning": pgettext("terminal severity", "WARNING"),
+        "info": pgettext("terminal severity", "INFO"),
+    }
+    return words.get(severity, severity.upper())
+
+
+def _severity_count(severity: str) -> str:
+    """'errors: %(n)s (%(areas)s)' for the counts line of a severity."""
+    words = {
+        "error": pgettext("terminal counts", "errors: %(n)s (%(areas)s)"),
+        "warning": pgettext("terminal counts", "warnings: %(n)s (%(areas)s)"),
+        "info": pgettext("terminal counts", "infos: %(n)s (%(areas)s)"),
+    }
+    return words[severity]
+
+
+def _area_key(area: str) -> str:
+    words = {
+        "power": pgettext("terminal area", "power"),
+        "liquid": pgettext("terminal area", "liquid"),
+        "air": pgettext("terminal area", "air"),
+        "floor": pgettext("terminal area", "floor"),
+    }
+    return words.get(area, area)
+
+
+def _basis(basis: str) -> str:
+    return {"peak": _("peak"), "nominal": _("nominal")}.get(basis, basis)
 
 
 def summary_text(
-    result: AuditResult, *, key_figures: list[str] | None = None, show_passed: bool = False
+    result: AuditResult,
+    *,
+    key_figures: list[str] | None = None,
+    show_passed: bool = False,
+    titles: Mapping[str, str] | None = None,
 ) -> str:
+    """The summary in the current language; ``titles`` are the rules' titles in it (rule
+    code → title), else each finding's own (English) title."""
+    titles = titles or {}
     lines = [
-        f"{result.site_name} — {result.site_file} (sha256 {result.site_sha256[:12]}…)",
-        f"profile {result.profile}, rules {result.rules_version}; electrical checks at "
-        f"{result.assumptions['electrical_power_basis']} power, thermal at "
-        f"{result.assumptions['thermal_power_basis']}",
+        _("%(site)s — %(file)s (sha256 %(sha)s…)")
+        % {"site": result.site_name, "file": result.site_file, "sha": result.site_sha256[:12]},
+        _(
+            "profile %(profile)s, rules %(rules)s; electrical checks at %(electrical)s power, "
+            "thermal at %(thermal)s"
+        )
+        % {
+            "profile": result.profile,
+            "rules": result.rules_version,
+            "electrical": _basis(result.assumptions["electrical_power_basis"]),
+            "thermal": _basis(result.assumptions["thermal_power_basis"]),
+        },
         "",
         *(key_figures or []),
         *([""] if key_figures else []),
-        f"verdict: {VERDICT_TEXT[result.verdict]}",
+        _("verdict: %(verdict)s") % {"verdict": _verdict_text(result.verdict)},
     ]
     counts = result.counts()
     failing = Counter((f.severity, f.area) for f in result.findings if f.status == "fail")
     lines.append(
-        f"checks: {counts['fail']} failed, {counts['pass']} passed, "
-        f"{counts['not_evaluated']} not evaluated, {counts['waived']} waived"
+        _(
+            "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
+            "%(waived)s waived"
+        )
+        % counts
     )
     for severity in ("error", "warning", "info"):
         areas = {a: n for (s, a), n in failing.items() if s == severity}
         if areas:
-            by_area = ", ".join(f"{a} {n}" for a, n in sorted(areas.items()))
-            lines.append(f"  {severity}s: {sum(areas.values())} ({by_area})")
+            by_area = list_separator().join(
+                _("%(area)s %(n)s") % {"area": _area_key(a), "n": n}
+                for a, n in sorted(areas.items())
+            )
+            lines.append(
+                "  " + _severity_count(severity) % {"n": sum(areas.values()), "areas": by_area}
+            )
     shown = [
         f for f in result.findings if f.status == "fail" or (show_passed and f.status == "pass")
     ]
@@ -50,47 +116,87 @@ def summary_text(
         if (f.rule, f.severity) != current:
             current = (f.rule, f.severity)
             last_working = None
-            lines += ["", f"{f.severity.upper()} {f.rule} {f.title}"]
-        where = f" ({f.location.file}:{f.location.line})" if f.location else ""
-        lines.append(f"  {f.entity_id}{where}: {message(f)}")
+            title = titles.get(f.rule, f.title)
+            lines += ["", f"{_severity_heading(f.severity)} {f.rule} {title}"]
+        where = (
+            _(" (%(file)s:%(line)s)") % {"file": f.location.file, "line": f.location.line}
+            if f.location
+            else ""
+        )
+        lines.append(
+            "  "
+            + _("%(entity)s%(where)s: %(message)s")
+            % {"entity": f.entity_id, "where": where, "message": message(f)}
+        )
         if f.observed and f.status == "fail":
             how = (working(f.observed, f.kind), working(f.limit, f.kind))
             if how != last_working:  # identical racks: show the working once per rule
-                lines.append(f"      observed: {how[0]}")
-                lines.append(f"      limit:    {how[1]}")
+                lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
+                lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})
                 last_working = how
     missing = [f for f in result.findings if f.status == "not_evaluated"]
     if missing:
-        lines += ["", "NOT EVALUATED (missing input)"]
+        lines += ["", _("NOT EVALUATED (missing input)")]
         for f in sorted(missing, key=lambda f: (f.rule, f.entity_id)):
-            lines.append(f"  {f.rule} {f.entity_id}: {'; '.join(f.missing)}")
+            lines.append(
+                "  "
+                + _("%(rule)s %(entity)s: %(missing)s")
+                % {"rule": f.rule, "entity": f.entity_id, "missing": "; ".join(f.missing)}
+            )
     return "\n".join(lines)
 
 
 def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
-    """The terminal summary with the site's key figures and the waivers' states."""
+    """The terminal summary with the site's key figures and the waivers' states, in the
+    report's language."""
     from facility.report.inventory import key_figures
 
-    text = summary_text(
-        report.result, key_figures=key_figures(report.site), show_passed=show_passed
-    )
-    lines = [text]
-    waived = [f for f in report.result.findings if f.status == "waived"]
-    if waived:
-        lines += ["", "WAIVED (accepted, not failing the run)"]
-        for f in sorted(waived, key=lambda f: (f.rule, f.entity_id)):
-            w = report.waivers.by_finding.get(f.id)
-            who = f" — {w.owner}, until {w.expires.isoformat()}: {w.reason}" if w else ""
-            lines.append(f"  {f.rule} {f.entity_id}: {message(f)}{who}")
-    for state, title in (
-        ("expired", "EXPIRED WAIVERS (no longer applied)"),
-        ("stale", "STALE WAIVERS (match no failing finding)"),
-    ):
-        records = report.waivers.of_state(state)
-        if records:
-            lines += ["", title]
-            for r in records:
-                lines.append(
-                    f"  {r.location.file}:{r.location.line}: {r.waiver.rule} {r.waiver.entity} ({r.waiver.owner}, expires {r.waiver.expires.isoformat()})"
+    with using_language(report.lang):
+        titles = {rule.code: rule.spec.text(report.lang).title for rule in report.ruleset.rules}
+        text = summary_text(
+            report.result,
+            key_figures=key_figures(report.site),
+            show_passed=show_passed,
+            titles=titles,
+        )
+        lines = [text]
+        waived = [f for f in report.result.findings if f.status == "waived"]
+        if waived:
+            lines += ["", _("WAIVED (accepted, not failing the run)")]
+            for f in sorted(waived, key=lambda f: (f.rule, f.entity_id)):
+                w = report.waivers.by_finding.get(f.id)
+                who = (
+                    _(" — %(owner)s, until %(expires)s: %(reason)s")
+                    % {"owner": w.owner, "expires": w.expires.isoformat(), "reason": w.reason}
+                    if w
+                    else ""
                 )
+                lines.append(
+                    "  "
+                    + _("%(rule)s %(entity)s: %(message)s%(waiver)s")
+                    % {"rule": f.rule, "entity": f.entity_id, "message": message(f), "waiver": who}
+                )
+        for state, title in (
+            ("expired", _("EXPIRED WAIVERS (no longer applied)")),
+            ("stale", _("STALE WAIVERS (match no failing finding)")),
+        ):
+            records = report.waivers.of_state(state)
+            if records:
+                lines += ["", title]
+                for r in records:
+                    lines.append(
+                        "  "
+                        + _("%(where)s: %(rule)s %(entity)s (%(owner)s, expires %(expires)s)")
+                        % {
+                            "where": f"{r.location.file}:{r.location.line}",
+                            "rule": r.waiver.rule,
+                            "entity": r.waiver.entity,
+                            "owner": r.waiver.owner,
+                            "expires": r.waiver.expires.isoformat(),
+                        }
+                    )
+        if report.failures is not None:  # check --failures: the count; `facility failures` tells
+            spofs = f"{len(report.failures.single_points_of_failure):,}"
+            line = _("single points of failure: %(n)s (see facility failures)") % {"n": spofs}
+            lines += ["", line]
     return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ from facility.report.anchors import finding_anchor, natural_key, slug
 from facility.report.findings_view import text_of as _text_of
 from facility.report.i18n import N_, _
 from facility.report.quantities import format_quantity
-from facility.report.words import entity_kind_word, status_word
+from facility.report.words import counted_kind_word, status_word
 
 MAX_BARS = 40  # elements per chart (the most utilised); the table under it lists the same
 text_of = cache(_text_of)
@@ -244,7 +244,7 @@ def _bars(
         members: set[tuple[str, str]] = group["members"]  # type: ignore[assignment]
         kinds = sorted({kind for kind, _ in members})
         count = len(members)
-        words = ", ".join(entity_kind_word(kind, count) for kind in kinds)
+        words = ", ".join(counted_kind_word(kind, count) for kind in kinds)
         bars.append(
             UtilisationBar(
                 key=f"{measure.key}-{slug(key)}",

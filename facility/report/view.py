@@ -19,33 +19,47 @@ from functools import cache
 
 from facility import __version__
 from facility.engine.findings import Finding
-from facility.engine.rules import SEVERITY_ORDER, Rule
+from facility.engine.quantities import Value
+from facility.engine.rules import SEVERITY_ORDER, Rule, RuleText
 from facility.model.cooling import Coolant
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
 from facility.report.context import ReportInput
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
+from facility.report.failures_view import FailureSection, failure_section
 from facility.report.findings_view import text_of as _text_of
 from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
-from facility.report.i18n import _, ngettext
+from facility.report.i18n import _, ngettext, translations
 from facility.report.inventory import inventory
 from facility.report.quantities import DISPLAY, format_quantity
 from facility.report.utilisation import UtilisationChart, utilisation_charts
 from facility.report.words import (
     AREAS,
     area_word,
-    entity_kind_word,
+    counted_kind_word,
+    list_separator,
     severity_word,
     status_word,
     verdict_word,
 )
 
 _AREA_ORDER = {area: i for i, area in enumerate(AREAS)}
-# A campus repeats the same few figures and workings tens of thousands of times: format each once.
+# A campus repeats the same few figures and workings tens of thousands of times: format each once
+# (workings in each language: the key holds the translations in use).
 text_of = cache(_text_of)
-working = cache(_working)
+
+
+@cache
+def _working_in(value: Value | None, kind: str, _language: object) -> str:
+    return _working(value, kind)
+
+
+def working(value: Value | None, kind: str) -> str:
+    return _working_in(value, kind, translations())
+
+
 MAX_LISTED = 50  # entity ids listed per passed or not-evaluated rule; the rest are counted
 MAX_LOOPS = 40  # loops in the key figures' heat table
 
@@ -245,6 +259,7 @@ class ReportView:
     key_figures: KeyFigures
     floor_plan: FloorPlan | None
     areas: list[AreaFindings]
+    failures: FailureSection | None  # only when the audit ran the single-failure analysis
     not_evaluated: list[RuleEntities]
     waived: list[FindingCard]
     waivers: list[WaiverView]  # expired and stale waivers
@@ -259,6 +274,7 @@ def build_view(report: ReportInput) -> ReportView:
     """The view model of ``report``: every string formatted, every list in a stable order."""
     result, site, ruleset = report.result, report.site, report.ruleset
     rules = {rule.code: rule for rule in ruleset.rules}
+    texts = {rule.code: rule.spec.text(report.lang) for rule in ruleset.rules}
     findings = result.findings  # each section sorts what it shows
     tool = f"facility {__version__}"
     conventions = _conventions(report)
@@ -271,7 +287,7 @@ def build_view(report: ReportInput) -> ReportView:
         input_sha256=site.sha256,
         tool=tool,
         profile=ruleset.profile,
-        profile_description=" ".join(ruleset.profile_description.split()),
+        profile_description=_profile_description(ruleset.profile_description),
         rules_version=ruleset.version,
         generated_at=report.generated_at.isoformat(),
         conventions=conventions,
@@ -288,7 +304,7 @@ def build_view(report: ReportInput) -> ReportView:
             for fid in w.findings:
                 expired.setdefault(fid, []).append(w)
     failing = sorted((f for f in findings if f.status == "fail"), key=_finding_order)
-    cards = _cards(failing, rules, applied, expired)
+    cards = _cards(failing, rules, texts, applied, expired)
     areas = []
     for area in AREAS:
         area_cards = [c for c in cards if c.area == area]
@@ -302,10 +318,12 @@ def build_view(report: ReportInput) -> ReportView:
         key_figures=_key_figures(report, findings),
         floor_plan=floor_plan(site, findings),
         areas=areas,
-        not_evaluated=_not_evaluated(findings, rules),
+        failures=failure_section(report),
+        not_evaluated=_not_evaluated(findings, texts),
         waived=_cards(
             sorted((f for f in findings if f.status == "waived"), key=_finding_order),
             rules,
+            texts,
             applied,
             expired,
         ),
@@ -313,7 +331,7 @@ def build_view(report: ReportInput) -> ReportView:
             (w for w in waivers if w.state != "applied"),
             key=lambda w: (w.state, w.rule, natural_key(w.entity), w.where),
         ),
-        passed=_passed(findings, rules),
+        passed=_passed(findings, texts),
         assumptions=conventions,
         equipment=equipment,
         equipment_note=assumption_count(equipment),
@@ -327,6 +345,13 @@ def build_view(report: ReportInput) -> ReportView:
             tool=tool,
         ),
     )
+
+
+def _profile_description(description: str) -> str:
+    """A profile's description; the bundled profiles' in the report's language (the message
+    catalog holds them: see ``extract_profiles`` in :mod:`facility.report.i18n`)."""
+    text = " ".join(description.split())
+    return _(text) if text else ""
 
 
 def _finding_order(f: Finding) -> tuple[object, ...]:
@@ -397,7 +422,7 @@ def _verdict(key: str, findings: list[Finding], cards: list[FindingCard]) -> Ver
         n = sum(c.count for c in rule_cards)
         failing_rules.append(
             RuleSummary(first.rule, first.title, first.severity, first.severity_label,
-                        f"{n:,} {entity_kind_word(first.entity_kind, n)}", first.anchor)
+                        f"{n:,} {counted_kind_word(first.entity_kind, n)}", first.anchor)
         )  # fmt: skip
     return Verdict(
         key=key,
@@ -536,9 +561,16 @@ def _parameters(rule: Rule | None) -> list[Item]:
     return shown
 
 
+def _title(f: Finding, texts: dict[str, RuleText]) -> str:
+    """The rule's title in the report's language (the finding's own for an unknown rule)."""
+    text = texts.get(f.rule)
+    return text.title if text is not None else f.title
+
+
 def _cards(
     findings: list[Finding],
     rules: dict[str, Rule],
+    texts: dict[str, RuleText],
     applied: dict[str, WaiverView],
     expired: dict[str, list[WaiverView]],
 ) -> list[FindingCard]:
@@ -555,7 +587,8 @@ def _cards(
         groups.setdefault(key, []).append(f)
     cards = []
     for members in groups.values():
-        cards.append(_card(members, rules.get(members[0].rule), applied, expired))
+        code = members[0].rule
+        cards.append(_card(members, rules.get(code), texts.get(code), applied, expired))
     cards.sort(key=lambda c: (_AREA_ORDER.get(c.area, 9), SEVERITY_ORDER.get(c.severity, 9), c.rule,
                               natural_key(c.anchor)))  # fmt: skip
     return cards
@@ -564,6 +597,7 @@ def _cards(
 def _card(
     members: list[Finding],
     rule: Rule | None,
+    text: RuleText | None,
     applied: dict[str, WaiverView],
     expired: dict[str, list[WaiverView]],
 ) -> FindingCard:
@@ -578,7 +612,7 @@ def _card(
         anchor=f"card-{slug(f.rule)}--{slug(f.entity_kind)}--{slug(f.entity_id)}",
         rule=f.rule,
         name=f.name,
-        title=f.title,
+        title=text.title if text is not None else f.title,
         area=f.area,
         area_label=area_word(f.area),
         severity=f.severity,
@@ -586,18 +620,18 @@ def _card(
         status=f.status,
         status_label=status_word(f.status),
         entity_kind=f.entity_kind,
-        entity_kind_label=entity_kind_word(f.entity_kind, n),
+        entity_kind_label=counted_kind_word(f.entity_kind, n),
         count=n,
         places=[Place(where, refs) for where, refs in places.items()],
-        requirement=" ".join(spec.requirement.split()) if spec else "",
+        requirement=" ".join(text.requirement.split()) if text else "",
         relation=f.relation,
         observed=text_of(f.observed.value if f.observed else None, f.kind),
         limit=text_of(f.limit.value if f.limit else None, f.kind),
         margin=_margin(f),
         how_observed=working(f.observed, f.kind),
         how_limit=working(f.limit, f.kind),
-        why=" ".join(spec.why.split()) if spec else "",
-        known_problems=" ".join(spec.known_problems.split()) if spec else "",
+        why=" ".join(text.why.split()) if text else "",
+        known_problems=" ".join(text.known_problems.split()) if text else "",
         references=list(spec.references) if spec else [],
         parameters=_parameters(rule),
         single_failure=bool(spec and "single-failure" in spec.tags),
@@ -618,7 +652,8 @@ def _area(area: str, cards: list[FindingCard], failing: list[Finding]) -> AreaFi
     if counts["info"]:
         parts.append(ngettext("%(n)s failing note", "%(n)s failing notes", counts["info"])
                      % {"n": f"{counts['info']:,}"})  # fmt: skip
-    return AreaFindings(area, area_word(area), f"findings-{area}", ", ".join(parts), cards)
+    summary = list_separator().join(parts)
+    return AreaFindings(area, area_word(area), f"findings-{area}", summary, cards)
 
 
 def _listed(ids: list[str]) -> tuple[list[str], str]:
@@ -628,7 +663,7 @@ def _listed(ids: list[str]) -> tuple[list[str], str]:
     return ordered[:MAX_LISTED], more
 
 
-def _not_evaluated(findings: list[Finding], rules: dict[str, Rule]) -> list[RuleEntities]:
+def _not_evaluated(findings: list[Finding], texts: dict[str, RuleText]) -> list[RuleEntities]:
     groups: dict[tuple[str, str, str], list[Finding]] = {}
     for f in findings:
         if f.status == "not_evaluated":
@@ -640,9 +675,9 @@ def _not_evaluated(findings: list[Finding], rules: dict[str, Rule]) -> list[Rule
         rows.append(
             RuleEntities(
                 anchor=rule_anchor("not-evaluated", f"{code}-{kind}-{ids[0]}"),
-                rule=code, title=f.title, area_label=area_word(f.area), severity=f.severity,
+                rule=code, title=_title(f, texts), area_label=area_word(f.area), severity=f.severity,
                 severity_label=severity_word(f.severity), count=len(members),
-                entity_kind_label=entity_kind_word(kind, len(members)), entities=ids, more=more,
+                entity_kind_label=counted_kind_word(kind, len(members)), entities=ids, more=more,
                 detail=missing,
             )
         )  # fmt: skip
@@ -650,7 +685,7 @@ def _not_evaluated(findings: list[Finding], rules: dict[str, Rule]) -> list[Rule
     return rows
 
 
-def _passed(findings: list[Finding], rules: dict[str, Rule]) -> list[RuleEntities]:
+def _passed(findings: list[Finding], texts: dict[str, RuleText]) -> list[RuleEntities]:
     groups: dict[str, list[Finding]] = {}
     for f in findings:
         if f.status == "pass":
@@ -669,10 +704,10 @@ def _passed(findings: list[Finding], rules: dict[str, Rule]) -> list[RuleEntitie
         kinds = sorted({m.entity_kind for m in members})
         rows.append(
             RuleEntities(
-                anchor=rule_anchor("passed", code), rule=code, title=f.title,
+                anchor=rule_anchor("passed", code), rule=code, title=_title(f, texts),
                 area_label=area_word(f.area), severity=f.severity,
                 severity_label=severity_word(f.severity), count=len(members),
-                entity_kind_label=", ".join(entity_kind_word(k, len(members)) for k in kinds),
+                entity_kind_label=", ".join(counted_kind_word(k, len(members)) for k in kinds),
                 entities=ids, more=more, detail=detail,
             )
         )  # fmt: skip

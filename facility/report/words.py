@@ -6,7 +6,7 @@ keys (``not-ready``, ``error``, ``tcs_loop`` …) stay stable for CSS classes an
 
 from __future__ import annotations
 
-from facility.report.i18n import N_, _, ngettext
+from facility.report.i18n import N_, _, ngettext, npgettext, pgettext
 
 VERDICTS = {
     "ready": N_("Ready"),
@@ -54,7 +54,11 @@ def confidence_word(key: str | None) -> str:
 
 
 def entity_kind_word(kind: str, n: int = 1) -> str:
-    """'rack' / 'racks', 'TCS loop' / 'TCS loops' … for ``n`` entities of ``kind``."""
+    """'rack' / 'racks', 'TCS loop' / 'TCS loops' … for ``n`` entities of ``kind``.
+
+    The bare noun (zh-CN '机柜'); right after a count ('20 racks') use :func:`counted_kind_word`,
+    which carries a language's measure word (zh-CN '20 台机柜').
+    """
     if kind == "rack":
         return ngettext("rack", "racks", n)
     if kind == "pdu":
@@ -74,6 +78,78 @@ def entity_kind_word(kind: str, n: int = 1) -> str:
     if kind == "power_source":
         return ngettext("power source", "power sources", n)
     return kind.replace("_", " ")
+
+
+def counted_kind_word(kind: str, n: int) -> str:
+    """The kind after the count ``n`` of its entities: '20 racks' → 'racks' (zh-CN '台机柜').
+
+    The same words as :func:`entity_kind_word` in English; in Chinese with the measure word.
+    """
+    if kind == "rack":
+        return npgettext("after a count", "rack", "racks", n)
+    if kind == "pdu":
+        return npgettext("after a count", "rack PDU", "rack PDUs", n)
+    if kind == "tcs_loop":
+        return npgettext("after a count", "TCS loop", "TCS loops", n)
+    if kind == "cdu":
+        return npgettext("after a count", "CDU", "CDUs", n)
+    if kind == "facility_water":
+        return npgettext("after a count", "facility water loop", "facility water loops", n)
+    if kind == "room":
+        return npgettext("after a count", "room", "rooms", n)
+    if kind == "floor_zone":
+        return npgettext("after a count", "floor zone", "floor zones", n)
+    if kind == "distribution":
+        return npgettext("after a count", "busway, panel or RPP", "busways, panels or RPPs", n)
+    if kind == "power_source":
+        return npgettext("after a count", "power source", "power sources", n)
+    return kind.replace("_", " ")
+
+
+def entity_kind_name(kind: str) -> str:
+    """An entity kind before an entity id, in the machine outputs ('rack A01', 'tcs_loop TCS-A').
+
+    English keeps the kind's key, as SARIF and JUnit always wrote it; other languages name it.
+    """
+    names = {
+        "rack": pgettext("entity kind", "rack"),
+        "pdu": pgettext("entity kind", "pdu"),
+        "tcs_loop": pgettext("entity kind", "tcs_loop"),
+        "cdu": pgettext("entity kind", "cdu"),
+        "facility_water": pgettext("entity kind", "facility_water"),
+        "room": pgettext("entity kind", "room"),
+        "floor_zone": pgettext("entity kind", "floor_zone"),
+        "distribution": pgettext("entity kind", "distribution"),
+        "power_source": pgettext("entity kind", "power_source"),
+    }
+    return names.get(kind, kind)
+
+
+def loaded_counts(counts: dict[str, int]) -> str:
+    """'1 rooms, 2 floor zones, 20 racks …': what a site file holds (counts that are not 0)."""
+    words = {
+        "rooms": pgettext("loaded", "%(n)s rooms"),
+        "floor_zones": pgettext("loaded", "%(n)s floor zones"),
+        "rack_types": pgettext("loaded", "%(n)s rack types"),
+        "racks": pgettext("loaded", "%(n)s racks"),
+        "pdus": pgettext("loaded", "%(n)s pdus"),
+        "power_sources": pgettext("loaded", "%(n)s power sources"),
+        "distribution": pgettext("loaded", "%(n)s distribution"),
+        "facility_water": pgettext("loaded", "%(n)s facility water"),
+        "cdus": pgettext("loaded", "%(n)s cdus"),
+        "tcs_loops": pgettext("loaded", "%(n)s tcs loops"),
+        "air_units": pgettext("loaded", "%(n)s air units"),
+    }
+    return list_separator().join(
+        words[name] % {"n": n} if name in words else f"{n} {name.replace('_', ' ')}"
+        for name, n in counts.items()
+        if n
+    )
+
+
+def list_separator() -> str:
+    """Between the items of a list in running text: ', ' (zh-CN '、')."""
+    return pgettext("list separator", ", ")
 
 
 def figure_word(name: str) -> str:

@@ -130,3 +130,30 @@ def test_net_log_is_really_recorded(tmp_path: Path) -> None:
     page.write_text('<img src="http://example.invalid/x.png">', encoding="utf-8")
     _, urls = run_chromium(tmp_path, page, "--dump-dom")
     assert any(u.startswith("http://example.invalid") for u in urls), json.dumps(urls[:20])
+
+
+def test_the_single_failures_section_prints_whole(tmp_path: Path) -> None:
+    """`check --failures`: the matrix of Hall B3 prints on one page, with its words."""
+    page = render(tmp_path, "hall-b3.yaml", "--failures")
+    pdf = tmp_path / "hall-b3-failures.pdf"
+    stderr, urls = run_chromium(tmp_path, page, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    assert_offline(stderr, urls)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    texts = [
+        subprocess.run(
+            ["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for n in range(1, pages + 1)
+    ]
+    assert any("4 Single failures" in t for t in texts)
+    matrix = [t for t in texts if "Status and utilisation of the affected entities" in t]
+    assert len(matrix) == 1, "the matrix of Hall B3 is kept on one page"
+    for row in ("CDU-A1, CDU-A2", "CDU-B1", "FW-1", "CRAH-1, CRAH-2, CRAH-3"):
+        assert row in matrix[0]
+    assert "121.4 %" in matrix[0] and "82.8 %" in matrix[0] and "fail" in matrix[0].lower()
+    assert any("9 Sign-off" in t for t in texts)
+    shutil.copy(pdf, Path("/tmp/facility-screenshots") / "hall-b3-failures.pdf")

@@ -84,6 +84,12 @@ class _Bracketing(gettext.NullTranslations):
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return f"[{singular if n == 1 else plural}]"
 
+    def pgettext(self, context: str, message: str) -> str:
+        return f"[{message}]"
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return f"[{singular if n == 1 else plural}]"
+
 
 def test_every_word_goes_through_the_translations(hall_b3):
     """A stand-in catalog reaches every word of the view, and no user text."""
@@ -101,11 +107,22 @@ def test_every_word_goes_through_the_translations(hall_b3):
 
 def test_set_language_falls_back_to_english_without_a_catalog():
     before = i18n.translations()
-    with i18n.using_language("zh-CN") as translations:
+    with i18n.using_language("xx") as translations:  # no catalog: the English messages
         assert isinstance(translations, gettext.NullTranslations)
         assert i18n.translations() is translations
+        assert i18n.current_language() == "xx"
         assert i18n._("Not ready") == "Not ready"
     assert i18n.translations() is before
+    assert i18n.current_language() == "en"
+
+
+def test_a_supported_language_speaks_from_its_catalog():
+    with i18n.using_language("zh-CN"):
+        assert i18n._("Not ready") == "未就绪"
+        with i18n.using_language("en"):
+            assert i18n._("Not ready") == "Not ready"
+        assert i18n._("Ready") == "就绪"
+    assert i18n._("Not ready") == "Not ready"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
