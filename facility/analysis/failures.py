@@ -54,6 +54,7 @@ class ScenarioResult:
     new_failures: list[Finding]  # failing now, not failing before the loss
     worst: Finding | None  # the affected finding with the highest utilisation
     worst_utilisation: float | None
+    changed: list[Finding] = field(default_factory=list)  # findings the loss moved at all
 
     @property
     def single_point_of_failure(self) -> bool:
@@ -274,13 +275,15 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
                 findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, memo)
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
+            changed = []
             for f in findings:
                 if not _changed(f, before.get(f.id)):
                     continue  # untouched by this failure (e.g. the floor under a rack)
+                changed.append(f)
                 u = utilisation(f)
                 if u is not None and (worst_u is None or u > worst_u):
                     worst, worst_u = f, u
-            report.results.append(ScenarioResult(scenario, findings, new, worst, worst_u))
+            report.results.append(ScenarioResult(scenario, findings, new, worst, worst_u, changed))
     return report
 
 

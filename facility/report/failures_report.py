@@ -85,7 +85,9 @@ def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
             else round(r.worst_utilisation, 6),
             "no_capacity_left": r.worst_utilisation == float("inf"),
         },
-        "findings": [finding_json(f) for f in sorted(r.findings, key=lambda f: f.id)],
+        # The checks the loss moved (status or figures); the others read as in the normal audit.
+        "findings": [finding_json(f) for f in sorted(r.changed, key=lambda f: f.id)],
+        "unchanged": len(r.findings) - len(r.changed),
     }
 
 

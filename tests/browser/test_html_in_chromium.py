@@ -96,7 +96,9 @@ def hall_b3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_screenshot_without_console_errors_or_network(hall_b3: Path, tmp_path: Path) -> None:
     shot = tmp_path / "hall-b3.png"
-    stderr, urls = run_chromium(tmp_path, hall_b3, f"--screenshot={shot}", "--window-size=1280,2400")
+    stderr, urls = run_chromium(
+        tmp_path, hall_b3, f"--screenshot={shot}", "--window-size=1280,2400"
+    )
     assert_offline(stderr, urls)
     assert shot.stat().st_size > 20_000  # a real page, not a blank one
     keep = Path("/tmp/facility-screenshots")
@@ -106,12 +108,16 @@ def test_screenshot_without_console_errors_or_network(hall_b3: Path, tmp_path: P
 
 def test_prints_to_a_pdf_with_the_verdict_and_the_sign_off(hall_b3: Path, tmp_path: Path) -> None:
     pdf = tmp_path / "hall-b3.pdf"
-    stderr, urls = run_chromium(tmp_path, hall_b3, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    stderr, urls = run_chromium(
+        tmp_path, hall_b3, f"--print-to-pdf={pdf}", "--no-pdf-header-footer"
+    )
     assert_offline(stderr, urls)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
     assert 3 <= pages <= 60, info
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "NOT READY" in text.upper()
     for failing in ("A01", "B12", "TCS-A", "TCS-B"):
         assert failing in text
