@@ -27,19 +27,37 @@ app = typer.Typer(
 )
 
 
+def _error(text: str) -> None:
+    """Print ``error: <text>`` to stderr in the current language (``text``: a message of the
+    program, translated when it is a :class:`~facility.messages.Message`)."""
+    from facility.i18n import _
+    from facility.messages import localized
+
+    typer.echo(_("error: %(problem)s") % {"problem": localized(text)}, err=True)
+
+
 def _fail_input(error: Exception) -> typer.Exit:
-    """Print every problem of a bad input to stderr; the caller raises the returned Exit(2)."""
+    """Print every problem of a bad input to stderr, in the current language (file, line,
+    column and field as they are); the caller raises the returned Exit(2)."""
+    from facility.i18n import ngettext
+    from facility.messages import message_of
     from facility.model.source import InputError
 
     if isinstance(error, InputError):
         for problem in error.problems:
-            typer.echo(f"error: {problem}", err=True)
+            _error(problem.localized())
         count = len(error.problems)
         typer.echo(
-            f"{count} problem{'s' if count != 1 else ''} found; nothing was written.", err=True
+            ngettext(
+                "%(n)s problem found; nothing was written.",
+                "%(n)s problems found; nothing was written.",
+                count,
+            )
+            % {"n": count},
+            err=True,
         )
     else:
-        typer.echo(f"error: {error}", err=True)
+        _error(message_of(error))
     return typer.Exit(code=2)
 
 
@@ -87,8 +105,11 @@ def _generated_at(text: str | None) -> dt.datetime:
         try:
             moment = dt.datetime.fromisoformat(text)
         except ValueError:
+            from facility.i18n import _
+
             raise typer.BadParameter(
-                f"'{text}' is not an ISO 8601 date-time", param_hint="--generated-at"
+                _("'%(text)s' is not an ISO 8601 date-time") % {"text": text},
+                param_hint="--generated-at",
             ) from None
         return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -156,8 +177,9 @@ def check(
         Language,
         typer.Option(
             "--lang",
-            help="Language of the reports people read (text, HTML, Markdown) and of the rule "
-            "titles and messages in SARIF and JUnit. JSON stays as it is.",
+            help="Language of the reports people read (text, HTML, Markdown), of the rule "
+            "titles and messages in SARIF and JUnit, and of the error messages. JSON stays as "
+            "it is.",
         ),
     ] = Language.en,
     show_passed: Annotated[bool, typer.Option(help="List passing checks too (text).")] = False,
@@ -172,9 +194,34 @@ def check(
     ] = False,
 ) -> None:
     """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input."""
+    from facility.i18n import using_language
+
+    # The language of the reports is also that of this run's messages (errors in the input).
+    with using_language(lang.value):
+        _check(
+            site, output_format, output, fail_on, profile, rules, waivers, generated_at, lang,
+            show_passed, with_failures,
+        )  # fmt: skip
+
+
+def _check(
+    site: Path,
+    output_format: list[OutputFormat] | None,
+    output: list[Path] | None,
+    fail_on: FailOn,
+    profile: str | None,
+    rules: list[Path] | None,
+    waivers: list[Path] | None,
+    generated_at: str | None,
+    lang: Language,
+    show_passed: bool,
+    with_failures: bool,
+) -> None:
     from facility.engine.evaluate import audit, default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
     from facility.engine.waivers import apply_waivers, read_waivers
+    from facility.i18n import _
+    from facility.messages import message_of
     from facility.model.load import load_site
     from facility.model.source import InputError
     from facility.report.context import ReportInput
@@ -185,17 +232,15 @@ def check(
     formats = [f.value for f in output_format or []]
     outputs = output or []
     if len(formats) > len(outputs) + 1:
-        typer.echo(
-            "error: more --format options than --output files (plus one for stdout)", err=True
-        )
+        _error(_("more --format options than --output files (plus one for stdout)"))
         raise typer.Exit(code=2)
     jobs: list[tuple[Path, str]] = []
     for i, path in enumerate(outputs):
         fmt = formats[i] if i < len(formats) else format_for(path)
         if fmt is None:
-            typer.echo(
-                f"error: {path}: cannot tell the format from '{path.suffix}'; add --format",
-                err=True,
+            _error(
+                _("%(path)s: cannot tell the format from '%(suffix)s'; add --format")
+                % {"path": path, "suffix": path.suffix}
             )
             raise typer.Exit(code=2)
         jobs.append((path, fmt))
@@ -224,7 +269,7 @@ def check(
         result, loaded, ruleset, waiver_report, moment, lang=lang.value, failures=failure_report
     )
     try:
-        texts = {fmt: renderer(fmt)(report) for fmt in {stdout_format, *(f for _, f in jobs)}}
+        texts = {fmt: renderer(fmt)(report) for fmt in {stdout_format, *(f for _p, f in jobs)}}
         if show_passed and "text" in texts:
             from facility.report.terminal import render_text
 
@@ -232,7 +277,7 @@ def check(
         for path, fmt in jobs:
             write_atomically(path, texts[fmt], protected=inputs)
     except (OSError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
+        _error(message_of(error))
         raise typer.Exit(code=2) from None
     typer.echo(texts[stdout_format], nl=False)
     failing = {f.severity for f in result.findings if f.status == "fail"}
@@ -269,7 +314,9 @@ def failures(
     from facility.report.failures_report import failures_json, failures_text
 
     if output_format not in (OutputFormat.text, OutputFormat.json):
-        typer.echo("error: failures prints text or json", err=True)
+        from facility.i18n import _
+
+        _error(_("failures prints text or json"))
         raise typer.Exit(code=2)
     try:
         loaded = load_site(site)
@@ -328,7 +375,9 @@ def headroom(
             loaded, ruleset, audit(loaded, ruleset), rack_type, loop=loop, zone=zone, row=row
         )
     except HeadroomError as error:
-        typer.echo(f"error: {error}", err=True)
+        from facility.messages import message_of
+
+        _error(message_of(error))
         raise typer.Exit(code=2) from None
     if output_format is OutputFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
@@ -378,17 +427,23 @@ def diff(
 @app.command()
 def inventory(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    lang: Annotated[
+        Language,
+        typer.Option("--lang", help="Language of the inventory and of the error messages."),
+    ] = Language.en,
 ) -> None:
     """Print what a site file holds: counts, IT load, heat per loop and to room air."""
+    from facility.i18n import using_language
     from facility.model.load import load_site
     from facility.model.source import InputError
     from facility.report.inventory import inventory_text
 
-    try:
-        loaded = load_site(site)
-    except InputError as error:
-        raise _fail_input(error) from None
-    typer.echo(inventory_text(loaded))
+    with using_language(lang.value):
+        try:
+            loaded = load_site(site)
+        except InputError as error:
+            raise _fail_input(error) from None
+        typer.echo(inventory_text(loaded))
 
 
 @app.command()
@@ -407,14 +462,15 @@ def init(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write a commented starter site file to edit."""
+    from facility.i18n import _
     from facility.model.starter import STARTER_SITE
     from facility.report.write import write_atomically
 
     if output.exists() and not force:
-        typer.echo(f"error: {output} exists; use --force to overwrite it", err=True)
+        _error(_("%(path)s exists; use --force to overwrite it") % {"path": output})
         raise typer.Exit(code=2)
     write_atomically(output, STARTER_SITE)
-    typer.echo(f"wrote {output}; check it with: facility check {output}")
+    typer.echo(_("wrote %(path)s; check it with: facility check %(path)s") % {"path": output})
 
 
 @app.command("catalog")
@@ -434,7 +490,9 @@ def catalog_command(
         return
     found = entries.get(entry_id)
     if found is None:
-        typer.echo(f"error: no catalog entry '{entry_id}' (see: facility catalog)", err=True)
+        from facility.i18n import _
+
+        _error(_("no catalog entry '%(id)s' (see: facility catalog)") % {"id": entry_id})
         raise typer.Exit(code=2)
     typer.echo(f"{found.id} — {found.name} ({found.kind})\n{found.summary}\n")
     for name, figure in found.figures.items():
@@ -486,7 +544,9 @@ def rules_explain(
         raise _fail_input(error) from None
     rule = ruleset.by_code(code)
     if rule is None:
-        typer.echo(f"error: no rule '{code}' (see: facility rules list)", err=True)
+        from facility.i18n import _
+
+        _error(_("no rule '%(code)s' (see: facility rules list)") % {"code": code})
         raise typer.Exit(code=2)
     spec = rule.spec
     quantities = catalogue()[spec.scope]

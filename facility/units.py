@@ -28,6 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from facility.messages import Message, message_of
+
 if TYPE_CHECKING:  # pragma: no cover
     import pint
 
@@ -173,7 +175,7 @@ def conversion_by_pint(unit: str) -> UnitConversion:
     try:
         parsed = ureg.parse_units(unit) if unit else ureg.dimensionless
     except (pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError) as exc:
-        raise QuantityError(f"unknown unit '{unit}'") from exc
+        raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit)) from exc
     dimensionality = _dimension_text(ureg.Quantity(1.0, parsed).dimensionality)
     is_delta = any(name.startswith("delta_") for name in parsed._units)
     is_offset = not ureg.Quantity(1.0, parsed)._is_multiplicative
@@ -219,21 +221,86 @@ def conversion(unit: str) -> UnitConversion:
 
 def _describe(conv: UnitConversion) -> str:
     if conv.dimensionality == "[temperature]":
-        return "a temperature difference" if conv.is_delta_unit else "a temperature"
+        return kind_phrase(KINDS["temperature_difference" if conv.is_delta_unit else "temperature"])
     for kind in KINDS.values():
         if kind.dimensionality == conv.dimensionality:
             if kind.dimensionality == _POWER:
-                return "a power"
-            return "a " + kind.name.replace("_", " ") if kind.name else "a number"
+                return kind_phrase(KINDS["power"])
+            return kind_phrase(kind)
     if conv.dimensionality == "[mass] / [length] ** 2":
-        return "a mass per area (for a floor rating write kgf/m**2, i.e. kilogram-force)"
-    return f"a quantity of dimension {conv.dimensionality}"
+        return Message("a mass per area (for a floor rating write kgf/m**2, i.e. kilogram-force)")
+    return Message("a quantity of dimension %(dimension)s", dimension=conv.dimensionality)
 
 
 def article(kind: Kind) -> str:
     """'a power', 'an apparent power', 'a temperature difference' — for messages."""
     words = kind.name.replace("_", " ")
     return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+# What article() says of each kind, as messages (translated where they are shown).
+_KIND_PHRASES: dict[str, Message] = {
+    "power": Message("a power"),
+    "apparent_power": Message("an apparent power"),
+    "voltage": Message("a voltage"),
+    "current": Message("a current"),
+    "mass": Message("a mass"),
+    "length": Message("a length"),
+    "area": Message("an area"),
+    "volume": Message("a volume"),
+    "pressure": Message("a pressure"),
+    "force": Message("a force"),
+    "volumetric_flow": Message("a volumetric flow"),
+    "temperature": Message("a temperature"),
+    "temperature_difference": Message("a temperature difference"),
+    "fraction": Message("a fraction"),
+    "time": Message("a time"),
+    "acceleration": Message("an acceleration"),
+    "density": Message("a density"),
+    "specific_heat": Message("a specific heat"),
+}
+
+
+# The kinds' names as words ('apparent power'), as messages.
+_KIND_WORDS: dict[str, Message] = {
+    "power": Message("power"),
+    "apparent_power": Message("apparent power"),
+    "voltage": Message("voltage"),
+    "current": Message("current"),
+    "mass": Message("mass"),
+    "length": Message("length"),
+    "area": Message("area"),
+    "volume": Message("volume"),
+    "pressure": Message("pressure"),
+    "force": Message("force"),
+    "volumetric_flow": Message("volumetric flow"),
+    "temperature": Message("temperature"),
+    "temperature_difference": Message("temperature difference"),
+    "fraction": Message("fraction"),
+    "time": Message("time"),
+    "acceleration": Message("acceleration"),
+    "density": Message("density"),
+    "specific_heat": Message("specific heat"),
+}
+
+
+def kind_word(kind_name: str) -> str:
+    """The name of a kind as a word: 'apparent power' (zh-CN '视在功率')."""
+    return _KIND_WORDS.get(kind_name) or kind_name.replace("_", " ")
+
+
+def kind_phrase(kind: Kind) -> str:
+    """:func:`article` of ``kind`` as a message: 'a power' (zh-CN '功率')."""
+    return _KIND_PHRASES.get(kind.name) or article(kind)
+
+
+def _expected(kind: Kind, got: str) -> Message:
+    return Message(
+        "expected %(what)s like '%(example)s', got %(text)s",
+        what=kind_phrase(kind),
+        example=kind.example,
+        text=got,
+    )
 
 
 def parse_quantity(text: Any, kind_name: str) -> float:
@@ -245,74 +312,125 @@ def parse_quantity(text: Any, kind_name: str) -> float:
     """
     kind = KINDS[kind_name]
     if isinstance(text, bool):
-        raise QuantityError(f"expected {article(kind)} like '{kind.example}', got {text!r}")
+        raise QuantityError(_expected(kind, repr(text)))
     if isinstance(text, int | float):
         if kind_name == "fraction":
             value = float(text)
             if not math.isfinite(value):
-                raise QuantityError(f"expected a finite number, got {text!r}")
+                raise QuantityError(
+                    Message("expected a finite number, got %(text)s", text=repr(text))
+                )
             return value
         raise QuantityError(
-            f"missing unit: expected {article(kind)} like '{kind.example}', got the bare number "
-            f"{text!r}"
+            Message(
+                "missing unit: expected %(what)s like '%(example)s', got the bare number %(text)s",
+                what=kind_phrase(kind),
+                example=kind.example,
+                text=repr(text),
+            )
         )
     if not isinstance(text, str):
-        raise QuantityError(f"expected {article(kind)} like '{kind.example}', got {text!r}")
+        raise QuantityError(_expected(kind, repr(text)))
     if "," in text:
         raise QuantityError(
-            f"cannot read '{text}': write numbers without thousands or decimal commas "
-            f"(e.g. '{kind.example}')"
+            Message(
+                "cannot read '%(text)s': write numbers without thousands or decimal commas "
+                "(e.g. '%(example)s')",
+                text=text,
+                example=kind.example,
+            )
         )
     match = _QUANTITY.match(text)
     if match is None:
-        raise QuantityError(f"cannot read '{text}' as {article(kind)} like '{kind.example}'")
+        raise QuantityError(
+            Message(
+                "cannot read '%(text)s' as %(what)s like '%(example)s'",
+                text=text,
+                what=kind_phrase(kind),
+                example=kind.example,
+            )
+        )
     number = float(match["number"].replace("_", ""))
     if not math.isfinite(number):
-        raise QuantityError(f"'{text}' is not a finite number")
+        raise QuantityError(Message("'%(text)s' is not a finite number", text=text))
     unit = _normalise_unit(match["unit"])
     if not unit and kind_name != "fraction":
         raise QuantityError(
-            f"missing unit: expected {article(kind)} like '{kind.example}', got '{text}'"
+            Message(
+                "missing unit: expected %(what)s like '%(example)s', got '%(text)s'",
+                what=kind_phrase(kind),
+                example=kind.example,
+                text=text,
+            )
         )
     try:
         conv = conversion(unit)
     except QuantityError as exc:
-        raise QuantityError(f"{exc} in '{text}'") from None
+        raise QuantityError(
+            Message("%(problem)s in '%(text)s'", problem=message_of(exc), text=text)
+        ) from None
     if conv.dimensionality != kind.dimensionality:
         raise QuantityError(
-            f"expected {article(kind)} like '{kind.example}', got '{text}', which is "
-            f"{_describe(conv)}"
+            Message(
+                "expected %(what)s like '%(example)s', got '%(text)s', which is %(found)s",
+                what=kind_phrase(kind),
+                example=kind.example,
+                text=text,
+                found=_describe(conv),
+            )
         )
     if kind_name == "power" and conv.is_apparent_power:
         raise QuantityError(
-            f"expected a real power like '{kind.example}', got the apparent power '{text}' "
-            "(convert VA to W through the power factor)"
+            Message(
+                "expected a real power like '%(example)s', got the apparent power '%(text)s' "
+                "(convert VA to W through the power factor)",
+                example=kind.example,
+                text=text,
+            )
         )
     if kind_name == "apparent_power" and not conv.is_apparent_power:
         raise QuantityError(
-            f"expected an apparent power like '{kind.example}', got '{text}' "
-            "(write VA or kVA; W and VA differ by the power factor)"
+            Message(
+                "expected an apparent power like '%(example)s', got '%(text)s' "
+                "(write VA or kVA; W and VA differ by the power factor)",
+                example=kind.example,
+                text=text,
+            )
         )
     if kind_name == "temperature" and conv.is_delta_unit:
         raise QuantityError(
-            f"expected an absolute temperature like '{kind.example}', got the temperature "
-            f"difference '{text}'"
+            Message(
+                "expected an absolute temperature like '%(example)s', got the temperature "
+                "difference '%(text)s'",
+                example=kind.example,
+                text=text,
+            )
         )
     if kind_name == "temperature_difference" and conv.is_offset_unit:
         raise QuantityError(
-            f"expected a temperature difference like '10 K' or '18 delta_degF', got the absolute "
-            f"temperature '{text}'"
+            Message(
+                "expected a temperature difference like '10 K' or '18 delta_degF', got the "
+                "absolute temperature '%(text)s'",
+                text=text,
+            )
         )
-    if kind_name == "temperature":
-        return number * conv.factor + conv.offset
-    return number * conv.factor
+    magnitude = (
+        number * conv.factor + conv.offset if kind_name == "temperature" else number * conv.factor
+    )
+    if not math.isfinite(magnitude):  # '1e308 kW' is finite as written, not in W
+        raise QuantityError(Message("'%(text)s' is too large", text=text))
+    return magnitude
 
 
 def to_unit(value: float, kind_name: str, unit: str) -> float:
     """Convert a canonical magnitude of ``kind_name`` to ``unit`` (for display)."""
     conv = conversion(_normalise_unit(unit))
     if conv.dimensionality != KINDS[kind_name].dimensionality:
-        raise QuantityError(f"cannot show {article(KINDS[kind_name])} in '{unit}'")
+        raise QuantityError(
+            Message(
+                "cannot show %(what)s in '%(unit)s'", what=kind_phrase(KINDS[kind_name]), unit=unit
+            )
+        )
     if kind_name == "temperature":
         return (value - conv.offset) / conv.factor
     return value / conv.factor

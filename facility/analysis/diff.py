@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from facility.messages import Message
 from facility.model.source import InputError, Location, Problem
 
 FAILING = ("fail",)
@@ -47,7 +48,13 @@ def read_result(path: Path, profile: str | None) -> dict[str, Any]:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError(
-                [Problem(Location(str(path), 1, 1), "", f"cannot read: {exc}")]
+                [
+                    Problem(
+                        Location(str(path), 1, 1),
+                        "",
+                        Message("cannot read: %(detail)s", detail=str(exc)),
+                    )
+                ]
             ) from None
         if isinstance(data, dict) and str(data.get("schema", "")).startswith("facility-result/"):
             return data

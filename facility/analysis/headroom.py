@@ -25,6 +25,7 @@ from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
+from facility.messages import Message
 from facility.model.site import Pdu, Rack, ResolvedRackType, Site
 
 DOMAINS = {"power": "power path", "liquid": "liquid loop", "air": "room air", "floor": "floor zone"}
@@ -62,7 +63,7 @@ class HeadroomReport:
 def find_template(site: Site, *, loop: str | None, zone: str | None, row: str | None) -> Rack:
     targets = [(k, v) for k, v in (("loop", loop), ("zone", zone), ("row", row)) if v]
     if len(targets) != 1:
-        raise HeadroomError("give exactly one target: --loop, --zone or --row")
+        raise HeadroomError(Message("give exactly one target: --loop, --zone or --row"))
     kind, target = targets[0]
     known: set[str] = {
         "loop": set(site.loops),
@@ -70,11 +71,37 @@ def find_template(site: Site, *, loop: str | None, zone: str | None, row: str | 
         "row": {r.row for r in site.racks if r.row},
     }[kind]
     if target not in known:
-        raise HeadroomError(f"unknown {kind} '{target}' (known: {', '.join(sorted(known)[:10])})")
+        listed = ", ".join(sorted(known)[:10])
+        raise HeadroomError(_UNKNOWN_TARGET[kind](target, listed))
     for rack in site.racks:
         if getattr(rack, kind) == target:
             return rack
-    raise HeadroomError(f"{kind} '{target}' has no rack to copy the placement and PDUs from")
+    raise HeadroomError(_EMPTY_TARGET[kind](target))
+
+
+# The target of --loop, --zone or --row, when it names nothing or holds no rack.
+_UNKNOWN_TARGET = {
+    "loop": lambda target, known: Message(
+        "unknown loop '%(target)s' (known: %(known)s)", target=target, known=known
+    ),
+    "zone": lambda target, known: Message(
+        "unknown zone '%(target)s' (known: %(known)s)", target=target, known=known
+    ),
+    "row": lambda target, known: Message(
+        "unknown row '%(target)s' (known: %(known)s)", target=target, known=known
+    ),
+}
+_EMPTY_TARGET = {
+    "loop": lambda target: Message(
+        "loop '%(target)s' has no rack to copy the placement and PDUs from", target=target
+    ),
+    "zone": lambda target: Message(
+        "zone '%(target)s' has no rack to copy the placement and PDUs from", target=target
+    ),
+    "row": lambda target: Message(
+        "row '%(target)s' has no rack to copy the placement and PDUs from", target=target
+    ),
+}
 
 
 def resolve_rack_type(site: Site, rack_type: str) -> ResolvedRackType:
@@ -84,7 +111,13 @@ def resolve_rack_type(site: Site, rack_type: str) -> ResolvedRackType:
         if rack.type.id == rack_type:
             return rack.type
     known = sorted({*site.rack_types, *(r.type.id for r in site.racks)})
-    raise HeadroomError(f"unknown rack type '{rack_type}' (known in this site: {', '.join(known)})")
+    raise HeadroomError(
+        Message(
+            "unknown rack type '%(type)s' (known in this site: %(known)s)",
+            type=rack_type,
+            known=", ".join(known),
+        )
+    )
 
 
 class _Grower:

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.reasons import no_cooling, no_rack_figure
+from facility.messages import Message
 from facility.model.site import Rack, Site
 from facility.physics.air import residual_air_heat
 from facility.physics.electrical import surviving_capacity
@@ -24,15 +26,13 @@ def _rack_air_heat(ctx: Context, rack: Rack) -> Value:
     basis = ctx.assumptions.thermal_power_basis
     power = f.nominal_power if basis == "nominal" else f.peak_power
     if power is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+        return Value.unknown(no_rack_figure(rack, f"{basis}_power"))
     if f.cooling is None and f.liquid_heat_fraction is None:
-        return Value.unknown(
-            f"rack type '{rack.type.id}' has neither cooling nor liquid_heat_fraction"
-        )
+        return Value.unknown(no_cooling(rack))
     if not rack.type.is_liquid:
         return Value(power)
     if f.liquid_heat_fraction is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no liquid_heat_fraction")
+        return Value.unknown(no_rack_figure(rack, "liquid_heat_fraction"))
     return Value(residual_air_heat(power, f.liquid_heat_fraction))
 
 
@@ -62,10 +62,13 @@ def air_heat(ctx: Context, room: Any) -> Value:
     if roomless:
         # Their heat lands in some room; which one is unknown, so no room's total is known.
         return Value.unknown(
-            f"rack '{roomless[0].id}' is in no room (give it a floor zone or a loop with a room)"
+            Message(
+                "rack '%(rack)s' is in no room (give it a floor zone or a loop with a room)",
+                rack=roomless[0].id,
+            )
         )
     if not racks:
-        return Value.unknown(f"no racks are in room '{room.id}'")
+        return Value.unknown(Message("no racks are in room '%(room)s'", room=room.id))
     total = 0.0
     for rack in racks:
         v = _rack_air_heat(ctx, rack)
@@ -73,6 +76,14 @@ def air_heat(ctx: Context, room: Any) -> Value:
             return v
         total += v.value
     return Value(total, "Σ P · (1 − f_liq) + Σ P_air-only", (("n_racks", len(racks), "count"),))
+
+
+_SUM_UNITS = Message("Σ units")
+_SUM_UNITS_BUT_LARGEST = Message("Σ units − largest k")
+
+
+def _no_air_units(room: Any) -> Message:
+    return Message("room '%(room)s' has no air units", room=room.id)
 
 
 def _units(ctx: Context, room_id: str) -> list[float]:
@@ -83,8 +94,8 @@ def _units(ctx: Context, room_id: str) -> list[float]:
 def air_capacity(ctx: Context, room: Any) -> Value:
     units = _units(ctx, room.id)
     if not units:
-        return Value.unknown(f"room '{room.id}' has no air units")
-    return Value(sum(units), "Σ units", (("n_units", len(units), "count"),))
+        return Value.unknown(_no_air_units(room))
+    return Value(sum(units), _SUM_UNITS, (("n_units", len(units), "count"),))
 
 
 @quantity(
@@ -96,11 +107,11 @@ def air_capacity(ctx: Context, room: Any) -> Value:
 def air_capacity_after_unit_loss(ctx: Context, room: Any) -> Value:
     units = _units(ctx, room.id)
     if not units:
-        return Value.unknown(f"room '{room.id}' has no air units")
+        return Value.unknown(_no_air_units(room))
     lost = max(room.redundant_air_units, 1)
     return Value(
         surviving_capacity(units, lost),
-        "Σ units − largest k",
+        _SUM_UNITS_BUT_LARGEST,
         (("n_units", len(units), "count"), ("k", lost, "count")),
     )
 
@@ -112,7 +123,7 @@ def air_only_power(ctx: Context, rack: Rack) -> Value:
     basis = ctx.assumptions.thermal_power_basis
     power = rack.type.figures.nominal_power if basis == "nominal" else rack.type.figures.peak_power
     if power is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+        return Value.unknown(no_rack_figure(rack, f"{basis}_power"))
     symbol = "P_nom" if basis == "nominal" else "P_peak"
     return Value(power, symbol, ((symbol, power, "power"),))
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from facility.engine.derive_liquid import mass_fraction
 from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.reasons import no_rack_figure
+from facility.messages import Message
 from facility.model.site import Rack, Site
 from facility.physics import coolant as fluid
 from facility.physics.structural import (
@@ -32,12 +34,21 @@ def installed_mass(ctx: Context, rack: Rack) -> Value:
     if f.filled_mass is not None:
         return Value(f.filled_mass, "m_filled", (("m_filled", f.filled_mass, "mass"),))
     if f.empty_mass is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no filled_mass or empty_mass")
+        return Value.unknown(
+            Message(
+                "rack type '%(type)s' has no %(field)s or %(other)s",
+                type=rack.type.id,
+                field="filled_mass",
+                other="empty_mass",
+            )
+        )
     if not f.coolant_volume:
         return Value(f.empty_mass, "m_empty", (("m_empty", f.empty_mass, "mass"),))
     coolant = ctx.site.loops[rack.loop].coolant if rack.loop else None
     if coolant is None:
-        return Value.unknown(f"rack '{rack.id}' holds coolant but is on no loop")
+        return Value.unknown(
+            Message("rack '%(rack)s' holds coolant but is on no loop", rack=rack.id)
+        )
     rho = fluid.density(coolant.fluid, mass_fraction(coolant), COOLANT_MASS_TEMPERATURE)
     return Value(
         filled_mass(f.empty_mass, f.coolant_volume, rho),
@@ -48,6 +59,14 @@ def installed_mass(ctx: Context, rack: Rack) -> Value:
             ("ρ", rho, "density"),
         ),
     )
+
+
+def _no_zone(rack: Rack) -> Message:
+    return Message("rack '%(rack)s' is in no floor zone", rack=rack.id)
+
+
+def _no_zone_figure(zone: Any, field: str) -> Message:
+    return Message("floor zone '%(zone)s' has no %(field)s", zone=zone.id, field=field)
 
 
 def _zone(ctx: Context, rack: Rack) -> Any:
@@ -61,7 +80,7 @@ def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
         return mass
     fp = rack.type.figures.footprint
     if fp is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no footprint")
+        return Value.unknown(no_rack_figure(rack, "footprint"))
     return Value(
         footprint_pressure(mass.value, fp.width, fp.depth),
         "m · g / (W · D)",
@@ -81,7 +100,7 @@ def rack_caster_load(ctx: Context, rack: Rack) -> Value:
         return mass
     n = rack.type.figures.casters
     if n is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no casters")
+        return Value.unknown(no_rack_figure(rack, "casters"))
     return Value(
         caster_load(mass.value, n),
         "m · g / n",
@@ -92,11 +111,7 @@ def rack_caster_load(ctx: Context, rack: Rack) -> Value:
 @quantity("rack", "max_payload", "mass", "Rated payload of the rack frame")
 def rack_max_payload(ctx: Context, rack: Rack) -> Value:
     limit = rack.type.figures.max_payload
-    return (
-        Value.unknown(f"rack type '{rack.type.id}' has no max_payload")
-        if limit is None
-        else Value(limit)
-    )
+    return Value.unknown(no_rack_figure(rack, "max_payload")) if limit is None else Value(limit)
 
 
 @quantity(
@@ -105,9 +120,9 @@ def rack_max_payload(ctx: Context, rack: Rack) -> Value:
 def zone_uniform_rating(ctx: Context, rack: Rack) -> Value:
     zone = _zone(ctx, rack)
     if zone is None:
-        return Value.unknown(f"rack '{rack.id}' is in no floor zone")
+        return Value.unknown(_no_zone(rack))
     if zone.uniform_load_rating is None:
-        return Value.unknown(f"floor zone '{zone.id}' has no uniform_load_rating")
+        return Value.unknown(_no_zone_figure(zone, "uniform_load_rating"))
     return Value(zone.uniform_load_rating)
 
 
@@ -115,7 +130,7 @@ def zone_uniform_rating(ctx: Context, rack: Rack) -> Value:
 def on_raised_floor(ctx: Context, rack: Rack) -> Value:
     zone = _zone(ctx, rack)
     if zone is None:
-        return Value.unknown(f"rack '{rack.id}' is in no floor zone")
+        return Value.unknown(_no_zone(rack))
     return Value(float(zone.construction == "raised_floor"))
 
 
@@ -128,9 +143,9 @@ def on_raised_floor(ctx: Context, rack: Rack) -> Value:
 def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
     zone = _zone(ctx, rack)
     if zone is None:
-        return Value.unknown(f"rack '{rack.id}' is in no floor zone")
+        return Value.unknown(_no_zone(rack))
     if zone.concentrated_load_rating is None:
-        return Value.unknown(f"floor zone '{zone.id}' has no concentrated_load_rating")
+        return Value.unknown(_no_zone_figure(zone, "concentrated_load_rating"))
     return Value(zone.concentrated_load_rating)
 
 
@@ -145,7 +160,7 @@ def zone_load(ctx: Context, zone: Any) -> Value:
             index.setdefault(r.zone, []).append(r)
     racks = index.get(zone.id, [])
     if zone.area is None:
-        return Value.unknown(f"floor zone '{zone.id}' has no area")
+        return Value.unknown(_no_zone_figure(zone, "area"))
     total = 0.0
     for rack in racks:
         m = ctx.get("rack", "installed_mass", rack)
@@ -162,5 +177,5 @@ def zone_load(ctx: Context, zone: Any) -> Value:
 @quantity("floor_zone", "uniform_load_rating", "pressure", "Uniform load rating of the zone")
 def uniform_load_rating(ctx: Context, zone: Any) -> Value:
     if zone.uniform_load_rating is None:
-        return Value.unknown(f"floor zone '{zone.id}' has no uniform_load_rating")
+        return Value.unknown(_no_zone_figure(zone, "uniform_load_rating"))
     return Value(zone.uniform_load_rating)

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.reasons import no_cooling, no_rack_figure
+from facility.messages import Message, message_of
 from facility.model.cooling import Coolant
 from facility.model.site import Rack, ResolvedCdu, Site
 from facility.physics import coolant as fluid
@@ -48,10 +50,43 @@ def mass_fraction(coolant: Coolant) -> float:
     return fluid.mass_fraction_from_volume_fraction(coolant.fluid, coolant.volume_fraction)
 
 
+_FLUIDS = {
+    "water": Message("water"),
+    "propylene_glycol": Message("propylene glycol"),
+    "ethylene_glycol": Message("ethylene glycol"),
+}
+
+
 def _coolant_name(coolant: Coolant) -> str:
     if coolant.fluid == "water":
-        return "water"
-    return f"{coolant.fluid.replace('_', ' ')} {mass_fraction(coolant) * 100:.1f} % by mass"
+        return _FLUIDS["water"]
+    fluid = _FLUIDS.get(coolant.fluid, coolant.fluid.replace("_", " "))
+    percent = format(mass_fraction(coolant) * 100, ".1f")
+    return Message("%(fluid)s %(percent)s %% by mass", fluid=fluid, percent=percent)
+
+
+def _no_cdu_figure(cdu: ResolvedCdu, field: str) -> Message:
+    return Message("CDU '%(cdu)s' has no %(field)s", cdu=cdu.id, field=field)
+
+
+def _no_water_figure(water: Any, field: str) -> Message:
+    return Message("facility water '%(water)s' has no %(field)s", water=water.id, field=field)
+
+
+def _no_racks_on(loop: Any) -> Message:
+    return Message("no racks are on loop '%(loop)s'", loop=loop.id)
+
+
+# Formulas in words (the symbols are not translated; the words around them are).
+NO_CDU_IN_SERVICE = Message("no CDU in service")
+_SUM_CDUS = Message("Σ CDUs")
+_SUM_CDUS_BUT_LARGEST = Message("Σ CDUs − largest")
+_SETPOINT = Message("setpoint")
+_LOWEST_RACK_MAX = Message("lowest rack max")
+_HIGHEST_RACK_MIN = Message("highest rack min")
+_VENDOR_TABLE = Message("vendor table")
+_MIN_CDU_HEAD = Message("min CDU head")
+_SUM_LOOP_HEAT = Message("Σ loop heat")
 
 
 def _loop_racks(ctx: Context, loop_id: str) -> list[Rack]:
@@ -74,15 +109,13 @@ def _rack_heat(ctx: Context, rack: Rack) -> Value:
     basis = ctx.assumptions.thermal_power_basis
     power = f.nominal_power if basis == "nominal" else f.peak_power
     if power is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no {basis}_power")
+        return Value.unknown(no_rack_figure(rack, f"{basis}_power"))
     if f.cooling is None and f.liquid_heat_fraction is None:
-        return Value.unknown(
-            f"rack type '{rack.type.id}' has neither cooling nor liquid_heat_fraction"
-        )
+        return Value.unknown(no_cooling(rack))
     if not rack.type.is_liquid:
         return Value(0.0)
     if f.liquid_heat_fraction is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no liquid_heat_fraction")
+        return Value.unknown(no_rack_figure(rack, "liquid_heat_fraction"))
     return Value(power * f.liquid_heat_fraction)
 
 
@@ -90,7 +123,7 @@ def _rack_heat(ctx: Context, rack: Rack) -> Value:
 def liquid_heat(ctx: Context, loop: Any) -> Value:
     racks = _loop_racks(ctx, loop.id)
     if not racks:
-        return Value.unknown(f"no racks are on loop '{loop.id}'")
+        return Value.unknown(_no_racks_on(loop))
     total = 0.0
     for rack in racks:
         heat = _rack_heat(ctx, rack)
@@ -103,7 +136,7 @@ def liquid_heat(ctx: Context, loop: Any) -> Value:
 def _capacity(cdu: ResolvedCdu) -> Value:
     f = cdu.figures
     if f.capacity is None:
-        return Value.unknown(f"CDU '{cdu.id}' has no capacity")
+        return Value.unknown(_no_cdu_figure(cdu, "capacity"))
     if (
         cdu.spec.approach is not None
         and f.rated_approach is not None
@@ -118,18 +151,18 @@ def _sum_cdus(ctx: Context, loop: Any, figure: str, survivors: bool) -> Value:
     for cdu in _loop_cdus(ctx, loop):
         v = _capacity(cdu) if figure == "capacity" else Value(getattr(cdu.figures, figure))
         if v.value is None:
-            return v if v.missing else Value.unknown(f"CDU '{cdu.id}' has no {figure}")
+            return v if v.missing else Value.unknown(_no_cdu_figure(cdu, figure))
         values.append(v.value)
     kind = "power" if figure == "capacity" else "volumetric_flow"
     if not values:  # every CDU of the loop has failed (a failure scenario)
-        return Value(0.0, "no CDU in service", ())
+        return Value(0.0, NO_CDU_IN_SERVICE, ())
     if survivors:
         return Value(
             surviving_capacity(values, 1),
-            "Σ CDUs − largest",
+            _SUM_CDUS_BUT_LARGEST,
             (("n_CDU", len(values), "count"), ("largest", max(values), kind)),
         )
-    return Value(sum(values), "Σ CDUs", (("n_CDU", len(values), "count"),))
+    return Value(sum(values), _SUM_CDUS, (("n_CDU", len(values), "count"),))
 
 
 @quantity("tcs_loop", "cdu_capacity", "power", "Heat capacity of all the loop's CDUs")
@@ -170,18 +203,16 @@ def supply_temperature(ctx: Context, loop: Any) -> Value:
     if achievable.value is not None and achievable.value > loop.supply_setpoint:
         # A setpoint the CDUs cannot reach (LIQ-007): the racks see what they can deliver.
         return achievable
-    return Value(
-        loop.supply_setpoint, "setpoint", (("T_set", loop.supply_setpoint, "temperature"),)
-    )
+    return Value(loop.supply_setpoint, _SETPOINT, (("T_set", loop.supply_setpoint, "temperature"),))
 
 
 @quantity("tcs_loop", "supply_setpoint", "temperature", "The loop's declared supply setpoint")
 def supply_setpoint(ctx: Context, loop: Any) -> Value:
     if loop.supply_setpoint is None:
-        return Value.unknown(f"loop '{loop.id}' declares no supply_setpoint")
-    return Value(
-        loop.supply_setpoint, "setpoint", (("T_set", loop.supply_setpoint, "temperature"),)
-    )
+        return Value.unknown(
+            Message("loop '%(loop)s' declares no %(field)s", loop=loop.id, field="supply_setpoint")
+        )
+    return Value(loop.supply_setpoint, _SETPOINT, (("T_set", loop.supply_setpoint, "temperature"),))
 
 
 @quantity("tcs_loop", "has_setpoint", "boolean", "True when the loop declares a supply setpoint")
@@ -199,17 +230,24 @@ def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
     worst: tuple[float, float, float] | None = None
     for cdu in _loop_cdus(ctx, loop):
         if cdu.spec.facility_water is None:
-            return Value.unknown(f"CDU '{cdu.id}' has no facility_water")
+            return Value.unknown(_no_cdu_figure(cdu, "facility_water"))
         water = ctx.site.facility_water[cdu.spec.facility_water]
         if water.supply_temperature is None:
-            return Value.unknown(f"facility water '{water.id}' has no supply_temperature")
+            return Value.unknown(_no_water_figure(water, "supply_temperature"))
         if cdu.approach is None:
-            return Value.unknown(f"CDU '{cdu.id}' has no approach or rated_approach")
+            return Value.unknown(
+                Message(
+                    "CDU '%(cdu)s' has no %(field)s or %(other)s",
+                    cdu=cdu.id,
+                    field="approach",
+                    other="rated_approach",
+                )
+            )
         t = tcs_supply_temperature(water.supply_temperature, cdu.approach)
         if worst is None or t > worst[0]:
             worst = (t, water.supply_temperature, cdu.approach)
     if worst is None:
-        return Value.unknown(f"no CDU in service on loop '{loop.id}'")
+        return Value.unknown(Message("no CDU in service on loop '%(loop)s'", loop=loop.id))
     return Value(
         worst[0],
         "T_FWS + ATD",
@@ -220,13 +258,13 @@ def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
 def _rack_limits(ctx: Context, loop: Any, bound: str) -> Value:
     racks = _loop_racks(ctx, loop.id)
     if not racks:
-        return Value.unknown(f"no racks are on loop '{loop.id}'")
+        return Value.unknown(_no_racks_on(loop))
     pick = min if bound == "max" else max
     chosen: tuple[float, str] | None = None
     for rack in racks:
         allowed = rack.type.figures.allowed_supply_temperature
         if allowed is None:
-            return Value.unknown(f"rack type '{rack.type.id}' has no allowed_supply_temperature")
+            return Value.unknown(no_rack_figure(rack, "allowed_supply_temperature"))
         limit = getattr(allowed, bound)
         if chosen is None or pick(limit, chosen[0]) != chosen[0]:
             chosen = (limit, rack.type.id)
@@ -234,7 +272,7 @@ def _rack_limits(ctx: Context, loop: Any, bound: str) -> Value:
     symbol = f"T_{bound},{chosen[1]}"
     return Value(
         chosen[0],
-        f"{'lowest' if bound == 'max' else 'highest'} rack {bound}",
+        _LOWEST_RACK_MAX if bound == "max" else _HIGHEST_RACK_MIN,
         ((symbol, chosen[0], "temperature"),),
     )
 
@@ -276,13 +314,25 @@ def _rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
     if f.flow_table is not None:
         table = [(p.supply_temperature, p.flow) for p in f.flow_table]
         try:
-            return Value(fluid.flow_from_supply_table(supply, table), "vendor table")
+            return Value(fluid.flow_from_supply_table(supply, table), _VENDOR_TABLE)
         except ValueError:
             return Value.unknown(
-                f"supply {supply:.1f} °C is outside rack type '{rack.type.id}' flow_table"
+                Message(
+                    "supply %(supply)s °C is outside rack type '%(type)s' %(field)s",
+                    supply=format(supply, ".1f"),
+                    type=rack.type.id,
+                    field="flow_table",
+                )
             )
     if f.design_coolant_rise is None:
-        return Value.unknown(f"rack type '{rack.type.id}' has no design_coolant_rise or flow_table")
+        return Value.unknown(
+            Message(
+                "rack type '%(type)s' has no %(field)s or %(other)s",
+                type=rack.type.id,
+                field="design_coolant_rise",
+                other="flow_table",
+            )
+        )
     mean = supply + f.design_coolant_rise / 2
     rho, cp = _properties(loop.coolant, mean)
     return Value(fluid.required_coolant_flow(heat.value, f.design_coolant_rise, rho, cp))
@@ -295,7 +345,7 @@ def required_flow(ctx: Context, loop: Any) -> Value:
         return supply
     racks = _loop_racks(ctx, loop.id)
     if not racks:
-        return Value.unknown(f"no racks are on loop '{loop.id}'")
+        return Value.unknown(_no_racks_on(loop))
     total = 0.0
     rises = set()
     for rack in racks:
@@ -307,7 +357,10 @@ def required_flow(ctx: Context, loop: Any) -> Value:
             rises.add(rack.type.figures.design_coolant_rise)
     heat = ctx.get("tcs_loop", "liquid_heat", loop)
     inputs: list[tuple[str, float, str]] = [("Q_liq", heat.value or 0.0, "power")]
-    formula = f"Σ Q / (ρ · cp · ΔT), {_coolant_name(loop.coolant)} at mean loop temperature"
+    formula = Message(
+        "Σ Q / (ρ · cp · ΔT), %(fluid)s at mean loop temperature",
+        fluid=_coolant_name(loop.coolant),
+    )
     if len(rises) == 1:
         rise = rises.pop()
         rho, cp = _properties(loop.coolant, supply.value + rise / 2)
@@ -333,7 +386,13 @@ def return_temperature(ctx: Context, loop: Any) -> Value:
         r.type.figures.design_coolant_rise for r in _loop_racks(ctx, loop.id) if r.type.is_liquid
     ]
     if not rises or any(r is None for r in rises):
-        return Value.unknown(f"a rack type on loop '{loop.id}' has no design_coolant_rise")
+        return Value.unknown(
+            Message(
+                "a rack type on loop '%(loop)s' has no %(field)s",
+                loop=loop.id,
+                field="design_coolant_rise",
+            )
+        )
     rise = max(r for r in rises if r is not None)
     return Value(
         supply.value + rise,
@@ -347,16 +406,18 @@ def return_temperature(ctx: Context, loop: Any) -> Value:
 )
 def required_head(ctx: Context, loop: Any) -> Value:
     if loop.piping_pressure_drop is None:
-        return Value.unknown(f"loop '{loop.id}' has no piping_pressure_drop")
+        return Value.unknown(
+            Message("loop '%(loop)s' has no %(field)s", loop=loop.id, field="piping_pressure_drop")
+        )
     racks = [r for r in _loop_racks(ctx, loop.id) if r.type.is_liquid]
     if not racks:
-        return Value.unknown(f"no liquid-cooled racks are on loop '{loop.id}'")
+        return Value.unknown(Message("no liquid-cooled racks are on loop '%(loop)s'", loop=loop.id))
     supply = ctx.get("tcs_loop", "supply_temperature", loop)
     worst = 0.0
     for rack in racks:
         f = rack.type.figures
         if f.pressure_drop is None:
-            return Value.unknown(f"rack type '{rack.type.id}' has no pressure_drop")
+            return Value.unknown(no_rack_figure(rack, "pressure_drop"))
         drop = f.pressure_drop
         if f.design_flow is not None and supply.value is not None:
             flow = _rack_flow(ctx, rack, loop, supply.value)
@@ -375,11 +436,11 @@ def available_head(ctx: Context, loop: Any) -> Value:
     heads = []
     for cdu in _loop_cdus(ctx, loop):
         if cdu.figures.available_head is None:
-            return Value.unknown(f"CDU '{cdu.id}' has no available_head")
+            return Value.unknown(_no_cdu_figure(cdu, "available_head"))
         heads.append(cdu.figures.available_head)
     if not heads:
-        return Value(0.0, "no CDU in service", ())
-    return Value(min(heads), "min CDU head", (("H_CDU", min(heads), "pressure"),))
+        return Value(0.0, NO_CDU_IN_SERVICE, ())
+    return Value(min(heads), _MIN_CDU_HEAD, (("H_CDU", min(heads), "pressure"),))
 
 
 @quantity("tcs_loop", "racks_on_loop", "count", "Racks cooled by the loop")
@@ -392,7 +453,7 @@ def racks_supported(ctx: Context, loop: Any) -> Value:
     total = 0
     for cdu in _loop_cdus(ctx, loop):
         if cdu.figures.max_racks is None:
-            return Value.unknown(f"CDU '{cdu.id}' has no max_racks")
+            return Value.unknown(_no_cdu_figure(cdu, "max_racks"))
         total += cdu.figures.max_racks
     return Value(float(total))
 
@@ -404,7 +465,7 @@ def racks_supported(ctx: Context, loop: Any) -> Value:
 def pumps_installed(ctx: Context, cdu: ResolvedCdu) -> Value:
     pumps = cdu.figures.pumps
     return (
-        Value.unknown(f"CDU '{cdu.id}' has no pumps")
+        Value.unknown(_no_cdu_figure(cdu, "pumps"))
         if pumps is None
         else Value(float(pumps.installed))
     )
@@ -414,7 +475,7 @@ def pumps_installed(ctx: Context, cdu: ResolvedCdu) -> Value:
 def pumps_required(ctx: Context, cdu: ResolvedCdu) -> Value:
     pumps = cdu.figures.pumps
     return (
-        Value.unknown(f"CDU '{cdu.id}' has no pumps")
+        Value.unknown(_no_cdu_figure(cdu, "pumps"))
         if pumps is None
         else Value(float(pumps.required))
     )
@@ -428,10 +489,10 @@ def pumps_required(ctx: Context, cdu: ResolvedCdu) -> Value:
 )
 def facility_differential_pressure(ctx: Context, cdu: ResolvedCdu) -> Value:
     if cdu.spec.facility_water is None:
-        return Value.unknown(f"CDU '{cdu.id}' has no facility_water")
+        return Value.unknown(_no_cdu_figure(cdu, "facility_water"))
     water = ctx.site.facility_water[cdu.spec.facility_water]
     if water.differential_pressure is None:
-        return Value.unknown(f"facility water '{water.id}' has no differential_pressure")
+        return Value.unknown(_no_water_figure(water, "differential_pressure"))
     return Value(water.differential_pressure)
 
 
@@ -439,9 +500,7 @@ def facility_differential_pressure(ctx: Context, cdu: ResolvedCdu) -> Value:
 def primary_pressure_drop(ctx: Context, cdu: ResolvedCdu) -> Value:
     drop = cdu.figures.primary_pressure_drop
     return (
-        Value.unknown(f"CDU '{cdu.id}' has no primary_pressure_drop")
-        if drop is None
-        else Value(drop)
+        Value.unknown(_no_cdu_figure(cdu, "primary_pressure_drop")) if drop is None else Value(drop)
     )
 
 
@@ -459,13 +518,15 @@ def facility_heat(ctx: Context, water: Any) -> Value:
         if cdu.spec.facility_water == water.id and cdu.loop
     }
     if not loops:
-        return Value.unknown(f"no CDU on a loop uses facility water '{water.id}'")
+        return Value.unknown(
+            Message("no CDU on a loop uses facility water '%(water)s'", water=water.id)
+        )
     for loop_id in sorted(loops):
         heat = ctx.get("tcs_loop", "liquid_heat", ctx.site.loops[loop_id])
         if heat.value is None:
             return heat
         total += heat.value
-    return Value(total, "Σ loop heat", (("n_loops", len(loops), "count"),))
+    return Value(total, _SUM_LOOP_HEAT, (("n_loops", len(loops), "count"),))
 
 
 @quantity(
@@ -480,12 +541,20 @@ def facility_required_flow(ctx: Context, water: Any) -> Value:
         return heat
     if water.supply_temperature is None or water.primary_rise is None:
         return Value.unknown(
-            f"facility water '{water.id}' lacks supply_temperature or primary_rise"
+            Message(
+                "facility water '%(water)s' lacks %(field)s or %(other)s",
+                water=water.id,
+                field="supply_temperature",
+                other="primary_rise",
+            )
         )
     rho, cp = _properties(water.coolant, water.supply_temperature + water.primary_rise / 2)
     return Value(
         fluid.required_coolant_flow(heat.value, water.primary_rise, rho, cp),
-        f"Q / (ρ · cp · ΔT), {_coolant_name(water.coolant)} at mean temperature",
+        Message(
+            "Q / (ρ · cp · ΔT), %(fluid)s at mean temperature",
+            fluid=_coolant_name(water.coolant),
+        ),
         (
             ("Q", heat.value, "power"),
             ("ρ", rho, "density"),
@@ -500,7 +569,7 @@ def facility_required_flow(ctx: Context, water: Any) -> Value:
 )
 def facility_available_flow(ctx: Context, water: Any) -> Value:
     if water.available_flow is None:
-        return Value.unknown(f"facility water '{water.id}' has no available_flow")
+        return Value.unknown(_no_water_figure(water, "available_flow"))
     return Value(water.available_flow)
 
 
@@ -512,7 +581,7 @@ def facility_available_flow(ctx: Context, water: Any) -> Value:
 )
 def facility_supply_temperature(ctx: Context, water: Any) -> Value:
     if water.supply_temperature is None:
-        return Value.unknown(f"facility water '{water.id}' has no supply_temperature")
+        return Value.unknown(_no_water_figure(water, "supply_temperature"))
     return Value(water.supply_temperature)
 
 
@@ -524,9 +593,9 @@ def facility_supply_temperature(ctx: Context, water: Any) -> Value:
 )
 def class_max_supply(ctx: Context, water: Any) -> Value:
     if water.ashrae_class is None:
-        return Value.unknown(f"facility water '{water.id}' has no ashrae_class")
+        return Value.unknown(_no_water_figure(water, "ashrae_class"))
     try:
         limit = w_class_max_supply_temperature(water.ashrae_class)
     except ValueError as exc:
-        return Value.unknown(str(exc))
+        return Value.unknown(message_of(exc))
     return Value(limit, f"ASHRAE {water.ashrae_class}", ())

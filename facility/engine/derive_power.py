@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.reasons import no_rack_figure
+from facility.messages import Message
 from facility.model.site import Pdu, Rack, Site
 from facility.physics.electrical import (
     apparent_power,
@@ -39,6 +41,13 @@ def _sources(site: Site) -> Iterable[tuple[str, Any]]:
     return site.sources.items()
 
 
+# Formulas in words (the symbols are not translated; the words around them are).
+_SIDES_IN_SERVICE = Message("count of sides in service")
+_SIDES_DECLARED = Message("count of sides declared")
+_SUM_PDU_LOADS = Message("Σ PDU loads (normal)")
+_WORST_SIDE_LOSS = Message("max over the lost side of Σ surviving PDU loads")
+
+
 def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
     basis = ctx.assumptions.electrical_power_basis
     figures = rack.type.figures
@@ -57,7 +66,7 @@ def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
     pf = rack.type.figures.power_factor
     if power is None or pf is None:
         missing = field if power is None else "power_factor"
-        return Value.unknown(f"rack type '{rack.type.id}' has no {missing}")
+        return Value.unknown(no_rack_figure(rack, missing))
     symbol = "P_peak" if field == "peak_power" else "P_nom"
     return Value(
         apparent_power(power, pf),
@@ -69,7 +78,15 @@ def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
 def _pdu_capacity(pdu: Pdu) -> Value:
     f = pdu.figures
     if f.voltage is None or f.phases is None or f.breaker_rating is None:
-        return Value.unknown(f"PDU type '{pdu.type_id}' lacks voltage, phases or breaker_rating")
+        return Value.unknown(
+            Message(
+                "PDU type '%(type)s' lacks %(first)s, %(second)s or %(third)s",
+                type=pdu.type_id,
+                first="voltage",
+                second="phases",
+                third="breaker_rating",
+            )
+        )
     rated = circuit_apparent_power(f.voltage, f.breaker_rating, f.phases)
     formula = "√3 · V_LL · I · DF" if f.phases == 3 else "V · I · DF"
     return Value(
@@ -91,7 +108,7 @@ def _pdu_capacity(pdu: Pdu) -> Value:
 )
 def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
     if not rack.pdus:
-        return Value.unknown(f"rack '{rack.id}' has no PDUs")
+        return Value.unknown(Message("rack '%(rack)s' has no PDUs", rack=rack.id))
     best: tuple[float, str, Value, int] | None = None
     for side, pdus in sorted(rack.pdus.items()):
         total = 0.0
@@ -108,19 +125,19 @@ def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
     total, side, first, count = best
     return Value(
         total,
-        f"side {side}: n · {first.formula}",
+        Message("side %(side)s: n · %(formula)s", side=side, formula=first.formula),
         (("n", count, "count"), *first.inputs),
     )
 
 
 @quantity("rack", "power_sides", "count", "Number of power sides (A, B, …) in service")
 def power_sides(ctx: Context, rack: Rack) -> Value:
-    return Value(float(len(rack.pdus)), "count of sides in service", ())
+    return Value(float(len(rack.pdus)), _SIDES_IN_SERVICE, ())
 
 
 @quantity("rack", "power_sides_declared", "count", "Power sides declared, in service or lost")
 def power_sides_declared(ctx: Context, rack: Rack) -> Value:
-    return Value(float(len(rack.pdus) + rack.sides_lost), "count of sides declared", ())
+    return Value(float(len(rack.pdus) + rack.sides_lost), _SIDES_DECLARED, ())
 
 
 @quantity("pdu", "pdu_capacity", "apparent_power", "Continuous capacity of the PDU's inlet circuit")
@@ -225,7 +242,9 @@ def prime_indexes(ctx: Context) -> None:
 def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     pdus = _downstream_pdus(ctx, element_id)
     if not pdus:
-        return Value.unknown(f"nothing in the site is fed by '{element_id}'")
+        return Value.unknown(
+            Message("nothing in the site is fed by '%(element)s'", element=element_id)
+        )
     by_side: dict[str, float] = {}
     for pdu in pdus:
         v = ctx.get("pdu", per_pdu, pdu)
@@ -234,7 +253,7 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
         by_side[pdu.side] = by_side.get(pdu.side, 0.0) + v.value
     total = sum(by_side.values())
     if per_pdu == "pdu_load":
-        return Value(total, "Σ PDU loads (normal)", (("n_PDU", len(pdus), "count"),))
+        return Value(total, _SUM_PDU_LOADS, (("n_PDU", len(pdus), "count"),))
     # One side is lost: its PDUs below this element drop out, the others carry whole racks.
     # The worst single loss is the side that leaves the most load here.
     all_sides = ctx.memo.get("power_sides")
@@ -243,7 +262,7 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     worst = max(total - by_side.get(lost, 0.0) for lost in all_sides)
     return Value(
         worst,
-        "max over the lost side of Σ surviving PDU loads",
+        _WORST_SIDE_LOSS,
         (("n_PDU", len(pdus), "count"),),
     )
 
@@ -307,7 +326,14 @@ def source_load_after_side_loss(ctx: Context, source: Any) -> Value:
 def source_capacity(ctx: Context, source: Any) -> Value:
     if source.capacity is None:
         if source.modules is None:
-            return Value.unknown(f"source '{source.id}' has no capacity or modules")
+            return Value.unknown(
+                Message(
+                    "source '%(source)s' has no %(field)s or %(other)s",
+                    source=source.id,
+                    field="capacity",
+                    other="modules",
+                )
+            )
         m = source.modules
         return Value(
             m.installed * m.capacity,
@@ -326,7 +352,9 @@ def source_capacity(ctx: Context, source: Any) -> Value:
 def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
     m = source.modules
     if m is None:
-        return Value.unknown(f"source '{source.id}' declares no modules")
+        return Value.unknown(
+            Message("source '%(source)s' declares no %(field)s", source=source.id, field="modules")
+        )
     return Value(
         (m.installed - 1) * m.capacity,
         "(n_installed − 1) · S_module",

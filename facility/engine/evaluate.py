@@ -11,6 +11,7 @@ from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Context, Value, scopes
 from facility.engine.rules import Rule, RuleSet
 from facility.gcpause import paused_gc
+from facility.messages import Message
 from facility.model.site import Site
 
 
@@ -124,7 +125,7 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
         value = ctx.get(scope, name, entity)
         values[name] = value
         if value.value is None:
-            missing.append(value.missing or f"{name} is unknown")
+            missing.append(value.missing or Message("%(name)s is unknown", name=name))
         else:
             env[name] = value.value
     location = ctx.site.where(rule.spec.scope, entity_id)
@@ -156,7 +157,7 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
         limit = rule.limit.evaluate(env)
         holds = bool(rule.condition.evaluate({**env, "observed": observed, "limit": limit}))
     except ZeroDivisionError:
-        reason = f"{rule.code}'s expressions divide by zero for this entity"
+        reason = Message("%(rule)s's expressions divide by zero for this entity", rule=rule.code)
         return Finding(status="not_evaluated", missing=(reason,), **common)  # type: ignore[arg-type]
     margin, relation = _margin(plan, observed, limit)
     return Finding(
@@ -179,7 +180,7 @@ def _explained(
         return Value(value, v.formula, v.inputs)
     if rule is not None and name in rule.parameters:
         p = rule.parameters[name]
-        return Value(value, f"parameter {name}", ((name, p.value, p.kind),))
+        return Value(value, Message("parameter %(name)s", name=name), ((name, p.value, p.kind),))
     return Value(value, text, ())
 
 

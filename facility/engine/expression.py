@@ -20,7 +20,8 @@ import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from facility.units import KINDS
+from facility.messages import Message
+from facility.units import KINDS, kind_word
 
 
 class ExpressionError(ValueError):
@@ -37,17 +38,18 @@ class Type:
 
     def describe(self) -> str:
         if self.boolean:
-            return "a truth value"
+            return _TRUTH_VALUE
         if self.absolute:
-            return "an absolute temperature"
+            return Message("an absolute temperature")
         if not self.dimension:
-            return "a number"
+            return Message("a number")
         for kind in KINDS.values():
             if kind_type(kind.name) == self:
-                return kind.name.replace("_", " ")
-        if not self.dimension:
-            return "a number"
+                return kind_word(kind.name)
         return "[" + " ".join(f"{b}^{e}" for b, e in self.dimension) + "]"
+
+
+_TRUTH_VALUE = Message("a truth value")
 
 
 BOOLEAN = Type(boolean=True)
@@ -141,7 +143,9 @@ def compile_expression(text: str, names: Mapping[str, Type]) -> Expression:
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
-        raise ExpressionError(f"cannot parse '{text}': {exc.msg}") from None
+        raise ExpressionError(
+            Message("cannot parse '%(text)s': %(detail)s", text=text, detail=exc.msg)
+        ) from None
     used: set[str] = set()
     checked_type, evaluate = _compile(tree, names, used, text)
     return Expression(text, checked_type, frozenset(used), evaluate, tree)
@@ -153,13 +157,22 @@ def _compile(
     if isinstance(node, ast.Name):
         if node.id not in names:
             known = ", ".join(sorted(names))
-            raise ExpressionError(f"unknown name '{node.id}' in '{text}' (known here: {known})")
+            raise ExpressionError(
+                Message(
+                    "unknown name '%(name)s' in '%(text)s' (known here: %(known)s)",
+                    name=node.id,
+                    text=text,
+                    known=known,
+                )
+            )
         used.add(node.id)
         key = node.id
         return names[key], lambda env: env[key]
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, int | float):
-            raise ExpressionError(f"only numbers are allowed as constants in '{text}'")
+            raise ExpressionError(
+                Message("only numbers are allowed as constants in '%(text)s'", text=text)
+            )
         value = float(node.value)
         return NUMBER, lambda env: value
     if isinstance(node, ast.UnaryOp):
@@ -168,9 +181,11 @@ def _compile(
             _need_boolean(operand_type, "not", text)
             return BOOLEAN, lambda env: not operand(env)
         if isinstance(node.op, ast.USub | ast.UAdd):
-            _need_quantity(operand_type, "a sign", text)
+            _need_quantity(operand_type, Message("a sign"), text)
             if operand_type.absolute:
-                raise ExpressionError(f"cannot negate an absolute temperature in '{text}'")
+                raise ExpressionError(
+                    Message("cannot negate an absolute temperature in '%(text)s'", text=text)
+                )
             if isinstance(node.op, ast.UAdd):
                 return operand_type, operand
             return operand_type, lambda env: -operand(env)
@@ -188,17 +203,34 @@ def _compile(
         return _comparison(node, names, used, text)
     if isinstance(node, ast.Call):
         return _call(node, names, used, text)
-    raise ExpressionError(f"'{ast.unparse(node)}' is not allowed in a rule expression ('{text}')")
+    raise ExpressionError(
+        Message(
+            "'%(part)s' is not allowed in a rule expression ('%(text)s')",
+            part=ast.unparse(node),
+            text=text,
+        )
+    )
 
 
 def _need_boolean(t: Type, what: str, text: str) -> None:
     if not t.boolean:
-        raise ExpressionError(f"{what} needs truth values, got {t.describe()} in '{text}'")
+        raise ExpressionError(
+            Message(
+                "%(what)s needs truth values, got %(found)s in '%(text)s'",
+                what=what,
+                found=t.describe(),
+                text=text,
+            )
+        )
 
 
 def _need_quantity(t: Type, what: str, text: str) -> None:
     if t.boolean:
-        raise ExpressionError(f"{what} needs a quantity, got a truth value in '{text}'")
+        raise ExpressionError(
+            Message(
+                "%(what)s needs a quantity, got a truth value in '%(text)s'", what=what, text=text
+            )
+        )
 
 
 def _binary(
@@ -206,32 +238,45 @@ def _binary(
 ) -> tuple[Type, Evaluator]:
     lt, left = _compile(node.left, names, used, text)
     rt, right = _compile(node.right, names, used, text)
-    _need_quantity(lt, "arithmetic", text)
-    _need_quantity(rt, "arithmetic", text)
-    where = f"'{ast.unparse(node)}' in '{text}'"
+    arithmetic = Message("arithmetic")
+    _need_quantity(lt, arithmetic, text)
+    _need_quantity(rt, arithmetic, text)
+    where = Message("'%(part)s' in '%(text)s'", part=ast.unparse(node), text=text)
     if isinstance(node.op, ast.Add | ast.Sub):
         if lt.dimension != rt.dimension:
             raise ExpressionError(
-                f"cannot add or subtract {lt.describe()} and {rt.describe()}: {where}"
+                Message(
+                    "cannot add or subtract %(left)s and %(right)s: %(where)s",
+                    left=lt.describe(),
+                    right=rt.describe(),
+                    where=where,
+                )
             )
         if isinstance(node.op, ast.Add):
             if lt.absolute and rt.absolute:
-                raise ExpressionError(f"cannot add two absolute temperatures: {where}")
+                raise ExpressionError(
+                    Message("cannot add two absolute temperatures: %(where)s", where=where)
+                )
             result = Type(lt.dimension, absolute=lt.absolute or rt.absolute)
             return result, lambda env: left(env) + right(env)
         if rt.absolute and not lt.absolute:
             raise ExpressionError(
-                f"cannot subtract an absolute temperature from a difference: {where}"
+                Message(
+                    "cannot subtract an absolute temperature from a difference: %(where)s",
+                    where=where,
+                )
             )
         result = Type(lt.dimension, absolute=lt.absolute and not rt.absolute)
         return result, lambda env: left(env) - right(env)
     if isinstance(node.op, ast.Mult | ast.Div):
         if lt.absolute or rt.absolute:
-            raise ExpressionError(f"cannot multiply or divide an absolute temperature: {where}")
+            raise ExpressionError(
+                Message("cannot multiply or divide an absolute temperature: %(where)s", where=where)
+            )
         if isinstance(node.op, ast.Mult):
             return _combine(lt, rt, 1), lambda env: left(env) * right(env)
         return _combine(lt, rt, -1), lambda env: left(env) / right(env)
-    raise ExpressionError(f"operator not allowed: {where}")
+    raise ExpressionError(Message("operator not allowed: %(where)s", where=where))
 
 
 def _comparison(
@@ -241,12 +286,18 @@ def _comparison(
     for (at, _), (bt, _) in itertools.pairwise(operands):
         if at != bt:
             raise ExpressionError(
-                f"cannot compare {at.describe()} with {bt.describe()}: '{ast.unparse(node)}' in '{text}'"
+                Message(
+                    "cannot compare %(left)s with %(right)s: '%(part)s' in '%(text)s'",
+                    left=at.describe(),
+                    right=bt.describe(),
+                    part=ast.unparse(node),
+                    text=text,
+                )
             )
     ops = []
     for op in node.ops:
         if type(op) not in _COMPARE:
-            raise ExpressionError(f"comparison not allowed in '{text}'")
+            raise ExpressionError(Message("comparison not allowed in '%(text)s'", text=text))
         ops.append(_COMPARE[type(op)])
     funcs = [f for _, f in operands]
     if len(ops) == 1:
@@ -268,23 +319,37 @@ def _call(
         or node.func.id not in ("min", "max", "abs")
         or node.keywords
     ):
-        raise ExpressionError(f"only min(), max() and abs() may be called, in '{text}'")
+        raise ExpressionError(
+            Message("only min(), max() and abs() may be called, in '%(text)s'", text=text)
+        )
     args = [_compile(a, names, used, text) for a in node.args]
     if not args:
-        raise ExpressionError(f"{node.func.id}() needs arguments in '{text}'")
+        raise ExpressionError(
+            Message(
+                "%(function)s() needs arguments in '%(text)s'", function=node.func.id, text=text
+            )
+        )
     first = args[0][0]
     _need_quantity(first, node.func.id + "()", text)
     for t, _ in args[1:]:
         if t != first:
             raise ExpressionError(
-                f"{node.func.id}() of {first.describe()} and {t.describe()} in '{text}'"
+                Message(
+                    "%(function)s() of %(left)s and %(right)s in '%(text)s'",
+                    function=node.func.id,
+                    left=first.describe(),
+                    right=t.describe(),
+                    text=text,
+                )
             )
     funcs = [f for _, f in args]
     if node.func.id == "abs":
         if len(funcs) != 1:
-            raise ExpressionError(f"abs() takes one argument in '{text}'")
+            raise ExpressionError(Message("abs() takes one argument in '%(text)s'", text=text))
         if first.absolute:
-            raise ExpressionError(f"abs() of an absolute temperature makes no sense in '{text}'")
+            raise ExpressionError(
+                Message("abs() of an absolute temperature makes no sense in '%(text)s'", text=text)
+            )
         f0 = funcs[0]
         return first, lambda env: abs(f0(env))
     pick = min if node.func.id == "min" else max

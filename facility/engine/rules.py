@@ -29,7 +29,9 @@ from facility.engine.expression import (
     kind_type,
 )
 from facility.engine.quantities import Assumptions, catalogue
+from facility.messages import Message, message_of
 from facility.model.base import Strict
+from facility.model.errors import unknown_field, validation_message
 from facility.model.source import (
     InputError,
     Location,
@@ -38,7 +40,7 @@ from facility.model.source import (
     field_name,
     read_document,
 )
-from facility.units import KINDS, QuantityError, conversion, parse_quantity
+from facility.units import KINDS, QuantityError, conversion, kind_word, parse_quantity
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -179,7 +181,7 @@ def parameter_kind(text: str | float | int) -> str:
             "temperature",
         ):
             return kind.name
-    raise QuantityError(f"'{text}' is not a quantity a rule can use")
+    raise QuantityError(Message("'%(text)s' is not a quantity a rule can use", text=text))
 
 
 class _Loader:
@@ -200,9 +202,9 @@ class _Loader:
     def validation(self, exc: ValidationError, source: SourceMap) -> None:
         for error in exc.errors(include_url=False):
             path = tuple(p for p in error["loc"] if isinstance(p, str | int))
-            message = error["msg"].removeprefix("Value error, ")
+            message = validation_message(error)
             if error["type"] == "extra_forbidden":
-                message = f"unknown field '{path[-1]}'"
+                message = unknown_field(path[-1])
             self.problems.append(Problem(source.locate(path), field_name(path), message))
 
 
@@ -242,7 +244,13 @@ def load_rules(
         if spec.code in codes:
             loader.problems.append(
                 Problem(
-                    where, "code", f"duplicate rule code {spec.code} (also at {codes[spec.code]})"
+                    where,
+                    "code",
+                    Message(
+                        "duplicate rule code %(code)s (also at %(where)s)",
+                        code=spec.code,
+                        where=str(codes[spec.code]),
+                    ),
                 )
             )
         codes[spec.code] = where
@@ -258,11 +266,25 @@ def load_rules(
     for code, source, path in settings["codes"]:
         if code not in known:
             name = Path(source.file).stem
-            loader.problem(source, path, f"profile '{name}' names unknown rule {code}")
+            loader.problem(
+                source,
+                path,
+                Message(
+                    "profile '%(profile)s' names unknown rule %(code)s", profile=name, code=code
+                ),
+            )
     for tag, source, path in settings["tags"]:
         if tag not in known_tags:
-            known_list = ", ".join(sorted(known_tags)) or "none"
-            loader.problem(source, path, f"no rule has the tag '{tag}' (tags in use: {known_list})")
+            known_list = ", ".join(sorted(known_tags)) or Message("none")
+            loader.problem(
+                source,
+                path,
+                Message(
+                    "no rule has the tag '%(tag)s' (tags in use: %(known)s)",
+                    tag=tag,
+                    known=known_list,
+                ),
+            )
 
     rules: list[Rule] = []
     for spec, source in specs:
@@ -295,7 +317,11 @@ def _load_profile_chain(
     while current is not None:
         if current in seen:
             loader.problems.append(
-                Problem(Location(current, 1, 1), "extends", "profiles extend each other in a loop")
+                Problem(
+                    Location(current, 1, 1),
+                    "extends",
+                    Message("profiles extend each other in a loop"),
+                )
             )
             break
         seen.add(current)
@@ -312,7 +338,11 @@ def _load_profile_chain(
                 Problem(
                     Location(current, 1, 1),
                     "",
-                    f"unknown profile '{current}' (available: {', '.join(available)})",
+                    Message(
+                        "unknown profile '%(profile)s' (available: %(available)s)",
+                        profile=current,
+                        available=", ".join(available),
+                    ),
                 )
             )
             break
@@ -371,7 +401,11 @@ def _check_rule(
         loader.problem(
             source,
             ("scope",),
-            f"unknown scope '{spec.scope}' (known: {', '.join(sorted(catalogue()))})",
+            Message(
+                "unknown scope '%(scope)s' (known: %(known)s)",
+                scope=spec.scope,
+                known=", ".join(sorted(catalogue())),
+            ),
         )
         return None
     names: dict[str, Type] = {name: kind_type(q.kind) for name, q in quantities.items()}
@@ -380,23 +414,30 @@ def _check_rule(
     for name in overrides:
         if name not in spec.parameters:
             profile_source, path = settings["parameter_sources"][(spec.code, name)]
-            known = ", ".join(spec.parameters) or "none"
+            known = ", ".join(spec.parameters) or Message("none")
             loader.problem(
                 profile_source,
                 path,
-                f"{spec.code} has no parameter '{name}' (its parameters: {known})",
+                Message(
+                    "%(rule)s has no parameter '%(name)s' (its parameters: %(known)s)",
+                    rule=spec.code,
+                    name=name,
+                    known=known,
+                ),
             )
     for name, raw in spec.parameters.items():
         if name in names:
             loader.problem(
-                source, ("parameters", name), f"parameter '{name}' hides a derived quantity"
+                source,
+                ("parameters", name),
+                Message("parameter '%(name)s' hides a derived quantity", name=name),
             )
             continue
         try:
             kind = parameter_kind(raw)
             value = _parameter_value(raw, kind)
         except QuantityError as exc:
-            loader.problem(source, ("parameters", name), str(exc))
+            loader.problem(source, ("parameters", name), message_of(exc))
             continue
         if name in overrides:
             profile_source, path = settings["parameter_sources"][(spec.code, name)]
@@ -404,14 +445,21 @@ def _check_rule(
                 new_kind = parameter_kind(overrides[name])
                 if new_kind != kind:
                     raise QuantityError(
-                        f"sets {spec.code}'s '{name}' to '{overrides[name]}' "
-                        f"({new_kind.replace('_', ' ')}), but the rule declares "
-                        f"{kind.replace('_', ' ')} ({raw})"
+                        Message(
+                            "sets %(rule)s's '%(name)s' to '%(value)s' (%(new_kind)s), but the "
+                            "rule declares %(kind)s (%(raw)s)",
+                            rule=spec.code,
+                            name=name,
+                            value=overrides[name],
+                            new_kind=kind_word(new_kind),
+                            kind=kind_word(kind),
+                            raw=raw,
+                        )
                     )
                 raw = overrides[name]
                 value = _parameter_value(raw, kind)
             except QuantityError as exc:
-                loader.problem(profile_source, path, str(exc))  # the rule's own value stands
+                loader.problem(profile_source, path, message_of(exc))  # the rule's own value stands
         parameters[name] = Parameter(name, float(value), kind, str(raw))
         names[name] = kind_type(kind)
 
@@ -421,21 +469,25 @@ def _check_rule(
         try:
             return compile_expression(text, scope_names)
         except ExpressionError as exc:
-            loader.problem(source, (field_name_,), str(exc))
+            loader.problem(source, (field_name_,), message_of(exc))
             return None
 
     observed = compile_field("observed", spec.observed, names)
     limit = compile_field("limit", spec.limit, names)
     when = compile_field("when", spec.when, names) if spec.when else None
     if when is not None and not when.type.boolean:
-        loader.problem(source, ("when",), "'when' must be a condition (true or false)")
+        loader.problem(source, ("when",), Message("'when' must be a condition (true or false)"))
     kind = "count"
     if observed is not None and limit is not None:
         if observed.type != limit.type:
             loader.problem(
                 source,
                 ("limit",),
-                f"observed is {observed.type.describe()} but limit is {limit.type.describe()}",
+                Message(
+                    "observed is %(observed)s but limit is %(limit)s",
+                    observed=observed.type.describe(),
+                    limit=limit.type.describe(),
+                ),
             )
         kind = _kind_of(observed.type, observed, quantities, parameters)
     condition = None
@@ -445,7 +497,9 @@ def _check_rule(
         )
         if condition is not None and condition.type != BOOLEAN:
             loader.problem(
-                source, ("condition",), "the condition must be a comparison (true or false)"
+                source,
+                ("condition",),
+                Message("the condition must be a comparison (true or false)"),
             )
     if len(loader.problems) > before or observed is None or limit is None or condition is None:
         return None

@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from facility.engine.findings import AuditResult, Finding
+from facility.model.errors import unknown_field, validation_message
 from facility.model.source import (
     InputError,
     Location,
@@ -62,9 +63,9 @@ def _problems(exc: ValidationError, source: SourceMap) -> list[Problem]:
     problems = []
     for error in exc.errors(include_url=False):
         path = tuple(p for p in error["loc"] if isinstance(p, str | int))
-        message = error["msg"].removeprefix("Value error, ")
+        message = validation_message(error)
         if error["type"] == "extra_forbidden":
-            message = f"unknown field '{path[-1]}'"
+            message = unknown_field(path[-1])
         problems.append(Problem(source.locate(path), field_name(path), message))
     return problems
 

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from facility.messages import Message
 from facility.model.base import Entity, Strict
 from facility.model.fields import (
     Flow,
@@ -33,11 +34,16 @@ class Coolant(Strict):
         given = [f for f in (self.mass_fraction, self.volume_fraction) if f is not None]
         if self.fluid == "water":
             if any(f > 0 for f in given):
-                raise ValueError("water has no glycol concentration")
+                raise ValueError(Message("water has no glycol concentration"))
         elif len(given) != 1:
             raise ValueError(
-                f"{self.fluid} needs exactly one of mass_fraction or volume_fraction "
-                "(e.g. volume_fraction: 25 % for PG25)"
+                Message(
+                    "%(fluid)s needs exactly one of %(field)s or %(other)s "
+                    "(e.g. volume_fraction: 25 %% for PG25)",
+                    fluid=self.fluid,
+                    field="mass_fraction",
+                    other="volume_fraction",
+                )
             )
         return self
 
@@ -60,7 +66,7 @@ class Pumps(Strict):
     @model_validator(mode="after")
     def _enough(self) -> Pumps:
         if self.required > self.installed:
-            raise ValueError("required pumps exceed installed pumps")
+            raise ValueError(Message("required pumps exceed installed pumps"))
         return self
 
 

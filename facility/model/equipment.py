@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from facility.messages import Message
 from facility.model.base import Entity, Strict
 from facility.model.fields import (
     Flow,
@@ -39,7 +40,7 @@ class TemperatureRange(Strict):
     @model_validator(mode="after")
     def _ordered(self) -> TemperatureRange:
         if self.min > self.max:
-            raise ValueError("min is above max")
+            raise ValueError(Message("%(field)s is above %(other)s", field="min", other="max"))
         return self
 
 
@@ -99,16 +100,30 @@ def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
     """
     found: list[tuple[tuple[str, ...], str]] = []
     if f.filled_mass is not None and f.empty_mass is not None and f.filled_mass < f.empty_mass:
-        found.append((("filled_mass", "empty_mass"), "filled_mass is below empty_mass"))
+        found.append(
+            (
+                ("filled_mass", "empty_mass"),
+                Message("%(field)s is below %(other)s", field="filled_mass", other="empty_mass"),
+            )
+        )
     if f.nominal_power is not None and f.peak_power is not None and f.peak_power < f.nominal_power:
-        found.append((("peak_power", "nominal_power"), "peak_power is below nominal_power"))
+        found.append(
+            (
+                ("peak_power", "nominal_power"),
+                Message("%(field)s is below %(other)s", field="peak_power", other="nominal_power"),
+            )
+        )
     if f.flow_table is not None:
         temps = [p.supply_temperature for p in f.flow_table]
         if len(temps) < 2 or any(b <= a for a, b in pairwise(temps)):
             found.append(
                 (
                     ("flow_table",),
-                    "flow_table needs at least two rows in increasing supply_temperature",
+                    Message(
+                        "%(field)s needs at least two rows in increasing %(column)s",
+                        field="flow_table",
+                        column="supply_temperature",
+                    ),
                 )
             )
     return found

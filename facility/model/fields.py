@@ -14,7 +14,14 @@ from typing import Annotated, Any
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
 from pydantic_core import PydanticCustomError, core_schema
 
+from facility.messages import Message, message_of
 from facility.units import KINDS, QuantityError, article, parse_quantity
+
+
+def _error(kind: str, message: str) -> PydanticCustomError:
+    """A validation error whose message stays a :class:`Message` (in ``ctx['message']``), so
+    the loader can show it in the language of the command line."""
+    return PydanticCustomError(kind, "{message}", {"message": message})
 
 
 class _QuantityValidator:
@@ -40,25 +47,48 @@ class _QuantityValidator:
         try:
             magnitude = parse_quantity(value, self.kind.name)
         except QuantityError as exc:
-            raise PydanticCustomError("quantity", str(exc)) from None
+            raise _error("quantity", message_of(exc)) from None
         if self.gt is not None and not magnitude > self.gt:
-            word = "positive" if self.gt == 0 else f"greater than {self.gt}"
-            raise PydanticCustomError("quantity_bound", f"must be {word}, got {_show(value)}")
+            if self.gt == 0:
+                message = Message("must be positive, got %(value)s", value=_show(value))
+            else:
+                message = Message(
+                    "must be greater than %(limit)s, got %(value)s",
+                    limit=str(self.gt),
+                    value=_show(value),
+                )
+            raise _error("quantity_bound", message)
         if self.ge is not None and not magnitude >= self.ge:
-            word = "negative" if self.ge == 0 else f"below {self.ge}"
-            raise PydanticCustomError("quantity_bound", f"must not be {word}, got {_show(value)}")
+            if self.ge == 0:
+                message = Message("must not be negative, got %(value)s", value=_show(value))
+            else:
+                message = Message(
+                    "must not be below %(limit)s, got %(value)s",
+                    limit=str(self.ge),
+                    value=_show(value),
+                )
+            raise _error("quantity_bound", message)
         if self.le is not None and not magnitude <= self.le:
             limit = self.upper_text or str(self.le)
-            hint = ""
             if self.kind.name == "fraction" and not isinstance(value, str):
-                hint = f" (a bare number is a fraction of 1: write '{value} %' or {value / 100:g})"
-            raise PydanticCustomError(
-                "quantity_bound", f"must be at most {limit}, got {_show(value)}{hint}"
-            )
+                message = Message(
+                    "must be at most %(limit)s, got %(value)s (a bare number is a fraction of 1: "
+                    "write '%(number)s %%' or %(fraction)s)",
+                    limit=limit,
+                    value=_show(value),
+                    number=str(value),
+                    fraction=format(value / 100, "g"),
+                )
+            else:
+                message = Message(
+                    "must be at most %(limit)s, got %(value)s", limit=limit, value=_show(value)
+                )
+            raise _error("quantity_bound", message)
         if self.lt is not None and not magnitude < self.lt:
             limit = self.upper_text or str(self.lt)
-            raise PydanticCustomError(
-                "quantity_bound", f"must be below {limit}, got {_show(value)}"
+            raise _error(
+                "quantity_bound",
+                Message("must be below %(limit)s, got %(value)s", limit=limit, value=_show(value)),
             )
         return magnitude
 

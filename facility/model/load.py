@@ -15,9 +15,11 @@ from pydantic import BaseModel, ValidationError
 
 from facility import catalog
 from facility.gcpause import paused_gc
+from facility.messages import Join, Message, message_of
 from facility.model.cooling import AirUnit, CduFigures
 from facility.model.document import SiteDocument
 from facility.model.equipment import RackFigures, RackType, inconsistencies
+from facility.model.errors import alternatives, unknown_field, validation_message
 from facility.model.floor import Room
 from facility.model.power import PduType
 from facility.model.racks import PduGroup, RackPlacement
@@ -56,7 +58,11 @@ def load_site(path: str | Path) -> Site:
 def validate_document(data: Any, source: SourceMap) -> SiteDocument:
     if not isinstance(data, dict):
         raise InputError(
-            [Problem(source.locate(()), "", "a site file is a mapping with at least 'site:'")]
+            [
+                Problem(
+                    source.locate(()), "", Message("a site file is a mapping with at least 'site:'")
+                )
+            ]
         )
     try:
         return SiteDocument.model_validate(data)
@@ -69,18 +75,26 @@ def _problems_from(exc: ValidationError, data: Any, source: SourceMap) -> list[P
     for error in exc.errors(include_url=False):
         path = _data_path(error["loc"], data)
         kind = error["type"]
+        message: str
         if kind == "extra_forbidden":
-            message = f"unknown field '{path[-1]}'"
+            message = unknown_field(path[-1])
         elif kind == "missing":
-            message = f"missing required field '{error['loc'][-1]}'"
+            message = Message("missing required field '%(field)s'", field=str(error["loc"][-1]))
             path = (*path, str(error["loc"][-1]))
         elif kind == "literal_error":
             message = (
                 f"{error['msg'].replace('Input should be', 'must be')}, got {error['input']!r}"
             )
+            expected = str((error.get("ctx") or {}).get("expected", ""))
+            rebuilt = Message(
+                "must be %(expected)s, got %(input)s",
+                expected=alternatives(expected),
+                input=repr(error["input"]),
+            )
+            if rebuilt == message:
+                message = rebuilt
         else:
-            message = error["msg"]
-            message = message.removeprefix("Value error, ")
+            message = validation_message(error)
         problems.append(Problem(source.locate(path), field_name(path), message))
     problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
     return problems
@@ -97,6 +111,96 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
             path.append(part)
             node = node[part]  # type: ignore[index]
     return tuple(path)
+
+
+def _duplicate(kind: str, entity_id: str, first: Location) -> Message:
+    make = _DUPLICATE.get(kind)
+    if make is not None:
+        return make(entity_id, first.line)
+    return Message(
+        "duplicate %(kind)s id '%(id)s' (first defined at line %(line)s)",
+        kind=kind,
+        id=entity_id,
+        line=first.line,
+    )
+
+
+# An id defined twice, by the kind of entity (whole sentences, so that each can be translated).
+_DUPLICATE = {
+    "room": lambda i, line: Message(
+        "duplicate room id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "floor_zone": lambda i, line: Message(
+        "duplicate floor_zone id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "rack_type": lambda i, line: Message(
+        "duplicate rack_type id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "power_source": lambda i, line: Message(
+        "duplicate power_source id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "distribution": lambda i, line: Message(
+        "duplicate distribution id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "pdu_type": lambda i, line: Message(
+        "duplicate pdu_type id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "facility_water": lambda i, line: Message(
+        "duplicate facility_water id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "cdu": lambda i, line: Message(
+        "duplicate cdu id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "tcs_loop": lambda i, line: Message(
+        "duplicate tcs_loop id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "row": lambda i, line: Message(
+        "duplicate row id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "rack": lambda i, line: Message(
+        "duplicate rack id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+    "PDU": lambda i, line: Message(
+        "duplicate PDU id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
+}
+
+
+# A reference to an id that is not defined, by what it should name.
+_UNKNOWN = {
+    "room": lambda ref, known: Message(
+        "unknown room '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+    "floor zone": lambda ref, known: Message(
+        "unknown floor zone '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+    "TCS loop": lambda ref, known: Message(
+        "unknown TCS loop '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+    "CDU": lambda ref, known: Message(
+        "unknown CDU '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+    "facility water loop": lambda ref, known: Message(
+        "unknown facility water loop '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+    "upstream element": lambda ref, known: Message(
+        "unknown upstream element '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+}
+
+
+# A catalog id that the embedded catalog does not have, by the kind of entry.
+_UNKNOWN_ENTRY = {
+    "rack_type": lambda i, known: Message(
+        "unknown catalog rack_type '%(id)s' (known: %(known)s)", id=i, known=known
+    ),
+    "pdu_type": lambda i, known: Message(
+        "unknown catalog pdu_type '%(id)s' (known: %(known)s)", id=i, known=known
+    ),
+    "cdu": lambda i, known: Message(
+        "unknown catalog cdu '%(id)s' (known: %(known)s)", id=i, known=known
+    ),
+}
 
 
 class _Resolver:
@@ -121,9 +225,7 @@ class _Resolver:
             where = (*path, i, "id")
             if entity_id in found:
                 first = self.locations[(kind, entity_id)]
-                self.problem(
-                    where, f"duplicate {kind} id '{entity_id}' (first defined at line {first.line})"
-                )
+                self.problem(where, _duplicate(kind, entity_id, first))
                 continue
             found[entity_id] = item
             self.locations[(kind, entity_id)] = self.source.locate(where)
@@ -134,10 +236,12 @@ class _Resolver:
             return None
         if ref not in target:
             if kind == "room" and not self.doc.rooms:
-                self.problem(path, f"unknown room '{ref}' (the site declares no rooms)")
+                self.problem(
+                    path, Message("unknown room '%(ref)s' (the site declares no rooms)", ref=ref)
+                )
                 return None
-            known = ", ".join(sorted(target)[:8]) or "none are defined"
-            self.problem(path, f"unknown {kind} '{ref}' (known: {known})")
+            known = ", ".join(sorted(target)[:8]) or Message("none are defined")
+            self.problem(path, _UNKNOWN[kind](ref, known))
             return None
         return ref
 
@@ -156,9 +260,7 @@ class _Resolver:
                 known = ", ".join(
                     sorted(e.id for e in catalog.entries().values() if e.kind == kind)
                 )
-                self.problem(
-                    (*path, "catalog"), f"unknown catalog {kind} '{catalog_id}' (known: {known})"
-                )
+                self.problem((*path, "catalog"), _UNKNOWN_ENTRY[kind](catalog_id, known))
             else:
                 base = entry.validated()
                 for name, figure in entry.figures.items():
@@ -190,17 +292,30 @@ class _Resolver:
             mine = [name for name in fields if name in own]
             if not mine:
                 continue
-            notes = []
+            notes: list[str] = []
             for name in fields:
                 origin = provenance.get(name)
                 if name in own or origin is None:
                     continue
                 if origin.origin == "catalog":
-                    notes.append(f"{name} from catalog '{origin.catalog_id}'")
+                    notes.append(
+                        Message(
+                            "%(field)s from catalog '%(catalog)s'",
+                            field=name,
+                            catalog=origin.catalog_id,
+                        )
+                    )
                 elif origin.location is not None:
-                    notes.append(f"{name} set at line {origin.location.line}")
-            suffix = f" ({'; '.join(notes)})" if notes else ""
-            self.problem((*path, mine[0]), message + suffix)
+                    notes.append(
+                        Message(
+                            "%(field)s set at line %(line)s",
+                            field=name,
+                            line=origin.location.line,
+                        )
+                    )
+            if notes:
+                message = Message("%(problem)s (%(notes)s)", problem=message, notes=Join(notes))
+            self.problem((*path, mine[0]), message)
 
     # --- the whole site ----------------------------------------------------------------
 
@@ -252,7 +367,7 @@ class _Resolver:
                 try:
                     w_class_max_supply_temperature(w.ashrae_class)
                 except ValueError as exc:
-                    self.problem(("cooling", "facility_water", i, "ashrae_class"), str(exc))
+                    self.problem(("cooling", "facility_water", i, "ashrae_class"), message_of(exc))
         cdu_specs = self.index("cdu", cooling.cdus, ("cooling", "cdus"))
         cdus: dict[str, ResolvedCdu] = {}
         for i, cdu_spec in enumerate(cooling.cdus):
@@ -277,7 +392,10 @@ class _Resolver:
                 owner = cdus[cdu_id].loop
                 if owner is not None and owner != loop.id:
                     self.problem(
-                        (*path, "cdus", j), f"CDU '{cdu_id}' already serves loop '{owner}'"
+                        (*path, "cdus", j),
+                        Message(
+                            "CDU '%(cdu)s' already serves loop '%(loop)s'", cdu=cdu_id, loop=owner
+                        ),
                     )
                 cdus[cdu_id].loop = loop.id
         air_units = self.air_units(cooling.air_units, room_of)
@@ -318,7 +436,7 @@ class _Resolver:
                     chain = " → ".join([*seen, node])
                     self.problem(
                         ("power", "distribution", i, "fed_by"),
-                        f"the power chain loops back on itself: {chain}",
+                        Message("the power chain loops back on itself: %(chain)s", chain=chain),
                     )
                     break
                 if node in seen:
@@ -346,7 +464,7 @@ class _Resolver:
         found: dict[str, AirUnit] = {}
         for unit, path in zip(expanded, paths, strict=True):
             if unit.id in found:
-                self.problem((*path, "id"), f"duplicate air unit id '{unit.id}'")
+                self.problem((*path, "id"), Message("duplicate air unit id '%(id)s'", id=unit.id))
                 continue
             found[unit.id] = unit
             self.locations[("air_unit", unit.id)] = self.source.locate((*path, "id"))
@@ -379,7 +497,7 @@ class _Resolver:
                     Problem(
                         location,
                         field_name(id_path),
-                        f"duplicate rack id '{rack_id}' (first defined at line {seen[rack_id].line})",
+                        _duplicate("rack", rack_id, seen[rack_id]),
                     )
                 )
                 continue
@@ -412,7 +530,15 @@ class _Resolver:
             ):
                 self.problem(
                     (*path, "loop"),
-                    f"rack '{rack_id}' is in room '{room}' (zone '{zone}') but loop '{loop}' serves room '{loop_rooms[loop]}'",
+                    Message(
+                        "rack '%(rack)s' is in room '%(room)s' (zone '%(zone)s') but loop "
+                        "'%(loop)s' serves room '%(loop_room)s'",
+                        rack=rack_id,
+                        room=room,
+                        zone=zone,
+                        loop=loop,
+                        loop_room=loop_rooms[loop],
+                    ),
                 )
             pdus = self.rack_pdus(
                 rack_id, placement, path, pdu_types, upstream, location, report=first_time
@@ -443,7 +569,11 @@ class _Resolver:
                     )
                     self.problem(
                         (*path, "type"),
-                        f"unknown rack type '{placement.type}' (known: {', '.join(known)})",
+                        Message(
+                            "unknown rack type '%(type)s' (known: %(known)s)",
+                            type=placement.type,
+                            known=", ".join(known),
+                        ),
                     )
                 return None
             base = self.rack_type(RackType(id=entry.id, catalog=entry.id), (*path, "type"))
@@ -477,7 +607,10 @@ class _Resolver:
                 self.reference(upstream, group.fed_by, "upstream element", (*group_path, "fed_by"))
                 if group.names is not None and len(group.names) != group.count:
                     self.problem(
-                        (*group_path, "names"), f"{len(group.names)} names for {group.count} PDUs"
+                        (*group_path, "names"),
+                        Message(
+                            "%(n)s names for %(count)s PDUs", n=len(group.names), count=group.count
+                        ),
                     )
                 rows = getattr(placement, "racks", None)
                 if (
@@ -488,8 +621,10 @@ class _Resolver:
                 ):
                     self.problem(
                         (*group_path, "names"),
-                        "in a row of several racks, PDU names must contain {rack} "
-                        "(e.g. '{rack}-PDU-A1'), or every rack would get the same ids",
+                        Message(
+                            "in a row of several racks, PDU names must contain {rack} "
+                            "(e.g. '{rack}-PDU-A1'), or every rack would get the same ids"
+                        ),
                     )
             if figures is None:
                 continue
@@ -525,10 +660,7 @@ class _Resolver:
                 declared = (*group_path, "names", k) if usable else group_path
                 if name in self.pdus:
                     first = self.pdu_declared[name]
-                    self.problem(
-                        declared,
-                        f"duplicate PDU id '{name}' (first defined at line {first.line})",
-                    )
+                    self.problem(declared, _duplicate("PDU", name, first))
                     continue
                 self.pdus[name] = pdu
                 self.pdu_declared[name] = self.source.locate(declared)
@@ -550,7 +682,12 @@ class _Resolver:
                     ]
                 )
                 self.problem(
-                    (*path, "type"), f"unknown PDU type '{group.type}' (known: {', '.join(known)})"
+                    (*path, "type"),
+                    Message(
+                        "unknown PDU type '%(type)s' (known: %(known)s)",
+                        type=group.type,
+                        known=", ".join(known),
+                    ),
                 )
             return None
         figures = entry.validated()

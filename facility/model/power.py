@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from facility.messages import Message
 from facility.model.base import Entity, Strict
 from facility.model.fields import ApparentPower, Current, Id, PositiveFraction, Voltage
 
@@ -28,7 +29,7 @@ class Modules(Strict):
     @model_validator(mode="after")
     def _enough(self) -> Modules:
         if self.required > self.installed:
-            raise ValueError("required modules exceed installed modules")
+            raise ValueError(Message("required modules exceed installed modules"))
         return self
 
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from facility.messages import Message, localized
+
 try:  # libyaml's C parser: ~10x faster than the pure-Python one
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover
@@ -67,6 +69,12 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.field}: " if self.field else ""
         return f"{self.location}: {where}{self.message}"
+
+    def localized(self) -> str:
+        """As :meth:`__str__`, with the message in the current language (file, line, column
+        and field as they are)."""
+        where = f"{self.field}: " if self.field else ""
+        return f"{self.location}: {where}{localized(self.message)}"
 
 
 class InputError(Exception):
@@ -133,24 +141,30 @@ class _Builder:
         else:
             self.seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
-            self.problem(node, path, f"YAML tag '{node.tag}' is not allowed (only plain data)")
+            self.problem(
+                node,
+                path,
+                Message("YAML tag '%(tag)s' is not allowed (only plain data)", tag=node.tag),
+            )
             return None
         if isinstance(node, yaml.MappingNode):
             result: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    self.problem(key_node, path, "YAML merge keys ('<<') are not supported")
+                    self.problem(
+                        key_node, path, Message("YAML merge keys ('<<') are not supported")
+                    )
                     continue
                 key = self.build(key_node, path)
                 if not isinstance(key, str):
                     if isinstance(key, bool | int | float) or key is None:
                         key = str(key).lower() if isinstance(key, bool) else str(key)
                     else:
-                        self.problem(key_node, path, "mapping keys must be plain strings")
+                        self.problem(key_node, path, Message("mapping keys must be plain strings"))
                         continue
                 child = (*path, key)
                 if key in result:
-                    self.problem(key_node, child, f"duplicate key '{key}'")
+                    self.problem(key_node, child, Message("duplicate key '%(key)s'", key=key))
                     continue
                 mark = key_node.start_mark
                 self.source.positions[child] = (mark.line + 1, mark.column + 1)
@@ -181,24 +195,28 @@ def read_bytes(path: Path) -> bytes:
     try:
         size = path.stat().st_size
         if not path.is_file():
-            raise InputError([Problem(where, "", "not a regular file")])
+            raise InputError([Problem(where, "", Message("not a regular file"))])
         if size > MAX_FILE_BYTES:
             raise InputError(
                 [
                     Problem(
                         where,
                         "",
-                        f"file is {size / 1e6:.0f} MB; the limit is {MAX_FILE_BYTES / 1e6:.0f} MB",
+                        Message(
+                            "file is %(size)s MB; the limit is %(limit)s MB",
+                            size=format(size / 1e6, ".0f"),
+                            limit=format(MAX_FILE_BYTES / 1e6, ".0f"),
+                        ),
                     )
                 ]
             )
         return path.read_bytes()
     except FileNotFoundError:
-        raise InputError([Problem(where, "", "file not found")]) from None
+        raise InputError([Problem(where, "", Message("file not found"))]) from None
     except PermissionError:
-        raise InputError([Problem(where, "", "permission denied")]) from None
+        raise InputError([Problem(where, "", Message("permission denied"))]) from None
     except IsADirectoryError:
-        raise InputError([Problem(where, "", "is a directory, not a file")]) from None
+        raise InputError([Problem(where, "", Message("is a directory, not a file"))]) from None
 
 
 def decode(raw: bytes, file: str) -> str:
@@ -214,7 +232,7 @@ def decode(raw: bytes, file: str) -> str:
                 Problem(
                     Location(file, line, column),
                     "",
-                    f"not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+                    Message("not UTF-8 text (byte 0x%(byte)s)", byte=format(raw[exc.start], "02x")),
                 )
             ]
         ) from None
@@ -228,7 +246,13 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
             json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(
-                [Problem(Location(file, exc.lineno, exc.colno), "", f"invalid JSON: {exc.msg}")]
+                [
+                    Problem(
+                        Location(file, exc.lineno, exc.colno),
+                        "",
+                        Message("invalid JSON: %(detail)s", detail=exc.msg),
+                    )
+                ]
             ) from None
     try:
         node = yaml.compose(text, Loader=_Loader)
@@ -237,12 +261,24 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
         raise InputError(
-            [Problem(Location(file, line, column), "", f"invalid YAML: {message}")]
+            [
+                Problem(
+                    Location(file, line, column),
+                    "",
+                    Message("invalid YAML: %(detail)s", detail=message),
+                )
+            ]
         ) from None
     except yaml.YAMLError as exc:
-        raise InputError([Problem(Location(file, 1, 1), "", f"invalid YAML: {exc}")]) from None
+        raise InputError(
+            [
+                Problem(
+                    Location(file, 1, 1), "", Message("invalid YAML: %(detail)s", detail=str(exc))
+                )
+            ]
+        ) from None
     if node is None:
-        raise InputError([Problem(Location(file, 1, 1), "", "the file is empty")])
+        raise InputError([Problem(Location(file, 1, 1), "", Message("the file is empty"))])
     builder = _Builder(source)
     try:
         data = builder.build(node, ())
@@ -253,14 +289,17 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
                 Problem(
                     Location(file, mark.line + 1, mark.column + 1),
                     "",
-                    f"YAML aliases expand to more than {MAX_ALIAS_EXPANSION:,} extra values; "
-                    "refusing to expand further (an alias bomb?)",
+                    Message(
+                        "YAML aliases expand to more than %(limit)s extra values; "
+                        "refusing to expand further (an alias bomb?)",
+                        limit=format(MAX_ALIAS_EXPANSION, ","),
+                    ),
                 )
             ]
         ) from None
     except RecursionError:
         raise InputError(
-            [Problem(Location(file, 1, 1), "", "the document is nested too deeply")]
+            [Problem(Location(file, 1, 1), "", Message("the document is nested too deeply"))]
         ) from None
     if builder.problems:
         raise InputError(builder.problems)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from types import MappingProxyType
 
+from facility.messages import Message
+
 __all__ = [
     "ABSOLUTE_ZERO",
     "W_CLASS_MAX_SUPPLY_TEMPERATURE",
@@ -127,7 +129,13 @@ def w_class_max_supply_temperature(name: str) -> float:
         return W_CLASS_MAX_SUPPLY_TEMPERATURE[key]
     except (KeyError, TypeError):
         valid = ", ".join([*W_CLASS_MAX_SUPPLY_TEMPERATURE, *_S_CLASS_ALIASES])
-        raise ValueError(f"unknown ASHRAE liquid class {name!r}; valid names: {valid}") from None
+        raise ValueError(
+            Message(
+                "unknown ASHRAE liquid class %(name)s; valid names: %(valid)s",
+                name=repr(name),
+                valid=valid,
+            )
+        ) from None
 
 
 def tcs_supply_temperature(facility_supply_temperature: float, approach: float) -> float:

@@ -7,6 +7,7 @@ from typing import Any
 
 from facility.analysis.failures import FailureReport, ScenarioResult
 from facility.report.findings_view import message
+from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.json_report import finding_json
 
 SCHEMA = "facility-failures/1"
@@ -92,12 +93,14 @@ def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
 
 
 def failures_data(report: FailureReport) -> dict[str, Any]:
-    """The analysis as JSON data: also the ``failures`` section of ``check --failures -f json``."""
-    return {
-        "schema": SCHEMA,
-        "single_points_of_failure": [r.scenario.id for r in report.single_points_of_failure],
-        "scenarios": [_scenario_json(r) for r in report.results],
-    }
+    """The analysis as JSON data: also the ``failures`` section of ``check --failures -f json``
+    (English, as the JSON result)."""
+    with using_language(DEFAULT_LANGUAGE):
+        return {
+            "schema": SCHEMA,
+            "single_points_of_failure": [r.scenario.id for r in report.single_points_of_failure],
+            "scenarios": [_scenario_json(r) for r in report.results],
+        }
 
 
 def failures_json(report: FailureReport, site: dict[str, str]) -> str:

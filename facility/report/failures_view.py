@@ -27,7 +27,7 @@ from facility.engine.rules import SEVERITY_ORDER
 from facility.model.site import Site
 from facility.report.anchors import natural_key, slug
 from facility.report.context import ReportInput
-from facility.report.findings_view import text_of
+from facility.report.findings_view import missing_text, text_of
 from facility.report.i18n import N_, _, ngettext
 from facility.report.quantities import format_quantity
 from facility.report.utilisation import Lookup, _by_entity, _pdu_by_row_and_side, _rack_by_row
@@ -210,7 +210,7 @@ def _figures(f: Finding) -> str:
 def _detail(f: Finding) -> str:
     """'LIQ-003 TCS-A: 1,457 L/min of 1,200 L/min'."""
     if f.status == "not_evaluated":
-        what = _("not evaluated: %(missing)s") % {"missing": "; ".join(f.missing)}
+        what = _("not evaluated: %(missing)s") % {"missing": missing_text(f)}
     else:
         what = _figures(f)
     return _("%(rule)s %(entity)s: %(message)s") % {

@@ -6,6 +6,7 @@ from typing import Any
 
 from facility.engine.findings import Finding
 from facility.engine.quantities import Value
+from facility.messages import localized, localized_all
 from facility.report.i18n import _
 from facility.report.quantities import DISPLAY, display_value, format_quantity
 
@@ -34,28 +35,35 @@ def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
 def working(value: Value | None, kind: str) -> str:
     """'√3 · V_LL · I · DF, with V = 415 V, I = 63 A, DF = 80.0 % → 36.2 kVA'.
 
-    The formula and its symbols are the engine's (not translated); the words around them are.
+    The formula's symbols are the engine's (not translated); its words ('Σ CDUs − largest')
+    and the words around it are, in the current language.
     """
     if value is None or value.value is None:
         return ""
     result = text_of(value.value, kind)
     if not value.formula:
         return result
+    formula = localized(value.formula)
     if not value.inputs:
-        return f"{value.formula} = {result}"
+        return f"{formula} = {result}"
     inputs = ", ".join(f"{symbol} = {text_of(v, k)}" for symbol, v, k in value.inputs)
     return _("%(formula)s, with %(inputs)s → %(result)s") % {
-        "formula": value.formula,
+        "formula": formula,
         "inputs": inputs,
         "result": result,
     }
 
 
+def missing_text(f: Finding) -> str:
+    """Why ``f`` was not evaluated: the engine's reasons in the current language, joined."""
+    return localized_all(f.missing)
+
+
 def message(f: Finding) -> str:
-    """One line saying what was found, in the current language (the reasons a check was not
-    evaluated are the engine's English words)."""
+    """One line saying what was found, in the current language (with the reasons a check was
+    not evaluated, translated too)."""
     if f.status == "not_evaluated":
-        return _("not evaluated: %(missing)s") % {"missing": "; ".join(f.missing)}
+        return _("not evaluated: %(missing)s") % {"missing": missing_text(f)}
     values = {
         "observed": text_of(f.observed.value if f.observed else None, f.kind),
         "relation": f.relation,

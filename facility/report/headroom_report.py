@@ -7,6 +7,7 @@ from typing import Any
 
 from facility.analysis.headroom import SEARCH_LIMIT, DomainHeadroom, HeadroomReport
 from facility.report.findings_view import message, text_of
+from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.json_report import finding_json
 
 SCHEMA = "facility-headroom/1"
@@ -64,6 +65,11 @@ def _domain_json(d: DomainHeadroom) -> dict[str, Any]:
 
 
 def headroom_json(report: HeadroomReport, site: dict[str, str]) -> str:
+    with using_language(DEFAULT_LANGUAGE):  # a machine format: English
+        return _headroom_json(report, site)
+
+
+def _headroom_json(report: HeadroomReport, site: dict[str, str]) -> str:
     data = {
         "schema": SCHEMA,
         "site": site,

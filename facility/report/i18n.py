@@ -1,8 +1,11 @@
-"""Translations of the words reports show to people.
+"""Translations of the words reports show to people (the report code's view of
+:mod:`facility.i18n`, where the gettext core lives so that the engine and the model can use it).
 
 Every user-facing English string of the report code goes through :func:`_` (or
 :func:`ngettext`, :func:`pgettext`), and the templates use Jinja2's i18n extension
-(``{% trans %}``, ``_()``) with the same translations object.
+(``{% trans %}``, ``_()``) with the same translations object. The engine's and the loader's
+words are :class:`facility.messages.Message` values, shown with
+:func:`facility.messages.localized`.
 
 The messages are English; other languages come from compiled gettext catalogs
 (``facility/locale/<lang>/LC_MESSAGES/facility.mo``, stdlib :mod:`gettext` at run time).
@@ -13,97 +16,49 @@ can be written in (``facility check --lang``).
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from functools import cache
-from pathlib import Path
 from typing import IO
 
-DOMAIN = "facility"
-DEFAULT_LANGUAGE = "en"
-LANGUAGES = ("en", "zh-CN")  # language tags; the catalog of zh-CN is locale/zh_CN
-
-_ENGLISH = gettext.NullTranslations()
-_current: ContextVar[gettext.NullTranslations | None] = ContextVar(
-    "facility_translations", default=None
+from facility.i18n import (
+    _ENGLISH,
+    DEFAULT_LANGUAGE,
+    DOMAIN,
+    LANGUAGES,
+    N_,
+    _,
+    _current,
+    _language,
+    current_language,
+    locale_dir,
+    ngettext,
+    npgettext,
+    pgettext,
+    set_language,
+    translations,
+    translations_for,
+    using_language,
 )
-_language: ContextVar[str] = ContextVar("facility_language", default=DEFAULT_LANGUAGE)
 
-
-def locale_dir() -> Path:
-    """Where compiled message catalogs live (``<lang>/LC_MESSAGES/facility.mo``)."""
-    return Path(__file__).resolve().parent.parent / "locale"
-
-
-@cache
-def translations_for(lang: str) -> gettext.NullTranslations:
-    """The translations of ``lang`` (English: none needed, the messages are English).
-
-    A language of :data:`LANGUAGES` must have its compiled catalog (``OSError`` otherwise: a
-    report is never silently English); any other tag falls back to the English messages.
-    """
-    if lang == DEFAULT_LANGUAGE:
-        return _ENGLISH
-    gettext_lang = lang.replace("-", "_")
-    return gettext.translation(
-        DOMAIN, localedir=locale_dir(), languages=[gettext_lang], fallback=lang not in LANGUAGES
-    )
-
-
-def set_language(lang: str) -> gettext.NullTranslations:
-    """Make ``lang`` the language of :func:`_` in this context; returns its translations."""
-    found = translations_for(lang)
-    _current.set(found)
-    _language.set(lang)
-    return found
-
-
-@contextmanager
-def using_language(lang: str) -> Iterator[gettext.NullTranslations]:
-    """Within the block, :func:`_` speaks ``lang``; the previous language is restored after."""
-    token = _current.set(translations_for(lang))
-    lang_token = _language.set(lang)
-    try:
-        yield translations()
-    finally:
-        _language.reset(lang_token)
-        _current.reset(token)
-
-
-def current_language() -> str:
-    """The language tag :func:`_` speaks in this context (``en`` unless one was set)."""
-    return _language.get()
-
-
-def translations() -> gettext.NullTranslations:
-    """The translations in use (for Jinja2's ``install_gettext_translations``)."""
-    current = _current.get()
-    return _ENGLISH if current is None else current
-
-
-def _(message: str) -> str:
-    """The translation of ``message`` in the current language."""
-    return translations().gettext(message)
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for translation without translating it now (``gettext_noop``).
-
-    For tables of labels built at import time; translate them with :func:`_` when used.
-    """
-    return message
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The translation of ``singular``/``plural`` for ``n`` in the current language."""
-    return translations().ngettext(singular, plural, n)
-
-
-def pgettext(context: str, message: str) -> str:
-    """The translation of ``message`` in ``context`` (for short words with several meanings)."""
-    return translations().pgettext(context, message)
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "N_",
+    "_ENGLISH",
+    "_",
+    "_current",
+    "_language",
+    "current_language",
+    "extract_profiles",
+    "locale_dir",
+    "ngettext",
+    "npgettext",
+    "pgettext",
+    "set_language",
+    "translations",
+    "translations_for",
+    "using_language",
+]
 
 
 def extract_profiles(
@@ -124,8 +79,3 @@ def extract_profiles(
             (i for i, row in enumerate(text.splitlines(), 1) if row.startswith("description:")), 1
         )
         yield line, "_", description, ["The description of a bundled rule profile."]
-
-
-def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    """The translation of ``singular``/``plural`` for ``n`` in ``context``."""
-    return translations().npgettext(context, singular, plural, n)

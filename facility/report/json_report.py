@@ -10,6 +10,7 @@ from facility.engine.findings import AuditResult, Finding
 from facility.model.waivers import Waiver
 from facility.report.context import ReportInput
 from facility.report.findings_view import message, quantity_json, working
+from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.quantities import format_quantity
 
 SCHEMA = "facility-result/1"
@@ -47,6 +48,13 @@ def finding_json(f: Finding) -> dict[str, Any]:
 
 
 def result_json(result: AuditResult) -> dict[str, Any]:
+    """The JSON result's data: English whatever the language of the run (a machine format;
+    its messages, missing inputs and workings are the engine's English)."""
+    with using_language(DEFAULT_LANGUAGE):
+        return _result_json(result)
+
+
+def _result_json(result: AuditResult) -> dict[str, Any]:
     counts = result.counts()
     failing: dict[str, int] = {"error": 0, "warning": 0, "info": 0}
     for f in result.findings:

@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
+from facility.messages import Message
 from facility.report.context import ReportInput
 
 # format -> "module:function"; each function takes a ReportInput and returns the text.
@@ -38,7 +39,9 @@ def renderer(fmt: str) -> Callable[[ReportInput], str]:
     try:
         return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
     except (ImportError, AttributeError):
-        raise ValueError(f"the {fmt} report is not available in this version") from None
+        raise ValueError(
+            Message("the %(format)s report is not available in this version", format=fmt)
+        ) from None
 
 
 def format_for(path: Path) -> str | None:

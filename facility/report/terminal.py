@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from facility.engine.findings import AuditResult
 from facility.engine.rules import SEVERITY_ORDER
 from facility.report.context import ReportInput
-from facility.report.findings_view import message, working
+from facility.report.findings_view import message, missing_text, working
 from facility.report.i18n import _, pgettext, using_language
 from facility.report.words import list_separator
 
@@ -141,7 +141,7 @@ def summary_text(
             lines.append(
                 "  "
                 + _("%(rule)s %(entity)s: %(missing)s")
-                % {"rule": f.rule, "entity": f.entity_id, "missing": "; ".join(f.missing)}
+                % {"rule": f.rule, "entity": f.entity_id, "missing": missing_text(f)}
             )
     return "\n".join(lines)
 

@@ -28,6 +28,7 @@ from facility.report.anchors import finding_anchor, natural_key, rule_anchor, sl
 from facility.report.context import ReportInput
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
 from facility.report.failures_view import FailureSection, failure_section
+from facility.report.findings_view import missing_text
 from facility.report.findings_view import text_of as _text_of
 from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
@@ -669,7 +670,7 @@ def _not_evaluated(findings: list[Finding], texts: dict[str, RuleText]) -> list[
         if f.status == "not_evaluated":
             groups.setdefault((f.rule, f.entity_kind, "; ".join(f.missing)), []).append(f)
     rows = []
-    for (code, kind, missing), members in groups.items():
+    for (code, kind, _reasons), members in groups.items():
         f = members[0]
         ids, more = _listed([m.entity_id for m in members])
         rows.append(
@@ -678,7 +679,7 @@ def _not_evaluated(findings: list[Finding], texts: dict[str, RuleText]) -> list[
                 rule=code, title=_title(f, texts), area_label=area_word(f.area), severity=f.severity,
                 severity_label=severity_word(f.severity), count=len(members),
                 entity_kind_label=counted_kind_word(kind, len(members)), entities=ids, more=more,
-                detail=missing,
+                detail=missing_text(f),
             )
         )  # fmt: skip
     rows.sort(key=lambda r: (SEVERITY_ORDER.get(r.severity, 9), r.rule, r.detail, r.anchor))

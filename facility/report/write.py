@@ -6,6 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from facility.messages import Message
+
 
 def write_atomically(path: Path, text: str, *, protected: tuple[Path, ...] = ()) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename.
@@ -16,7 +18,9 @@ def write_atomically(path: Path, text: str, *, protected: tuple[Path, ...] = ())
     target = path.resolve()
     for other in protected:
         if other.exists() and target == other.resolve():
-            raise ValueError(f"refusing to write the report over the input file {path}")
+            raise ValueError(
+                Message("refusing to write the report over the input file %(path)s", path=str(path))
+            )
     directory = target.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     umask = os.umask(0)

@@ -121,6 +121,21 @@ def test_no_english_word_of_the_terminal_is_left(rendered: dict[str, str]) -> No
     assert not left, f"English left in the terminal summary: {left}"
 
 
+def test_the_engines_reasons_and_formulas_are_in_chinese(rendered: dict[str, str]) -> None:
+    """Why a check was not evaluated, and the words of a formula, are the engine's messages:
+    translated in every readable report, with ids and field names as they are."""
+    for fmt, text in rendered.items():
+        escaped = text.replace("&#39;", "'").replace("\\_", "_")
+        assert "机柜型号 'gb300-b3' 缺少 max_payload" in escaped, fmt  # FLR-004
+        assert "CDU 'CDU-A1' 缺少 max_racks" in escaped, fmt  # LIQ-014
+        assert "Σ CDU − 最大一台" in text, fmt
+        assert "25.7 % 丙二醇水溶液（质量分数），物性按回路平均温度取值" in text, fmt
+        assert "A 路：n · √3 · V" in text, fmt
+        for english in ("has no max_payload", "has no max_racks", "largest，", "side A:",
+                        "by mass", "at mean loop temperature", "propylene glycol"):  # fmt: skip
+            assert english not in escaped, (fmt, english)
+
+
 def test_the_chinese_reports_say_the_verdict_in_the_glossary_terms(rendered: dict[str, str]):
     for fmt, text in rendered.items():
         assert "未就绪" in text, fmt

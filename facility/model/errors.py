@@ -1,0 +1,178 @@
+"""Pydantic's validation errors as messages people can read in their language.
+
+A validator of ours raises its :class:`~facility.messages.Message` (``ValueError(Message(…))``
+or, for quantities, ``PydanticCustomError`` with the message in ``ctx``); pydantic's own
+errors ('Input should be a valid integer') are rebuilt here as messages from their type and
+context. The English is always pydantic's own text: a rebuilt message is used only when it
+says exactly what pydantic said, and pydantic's text as it is otherwise (a new pydantic
+wording or an error type not listed stays English rather than wrong).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic_core import ErrorDetails
+
+from facility.messages import Message, message_of
+
+
+def unknown_field(name: object) -> Message:
+    """An ``extra_forbidden`` error: a key the schema does not have."""
+    return Message("unknown field '%(field)s'", field=str(name))
+
+
+def alternatives(expected: str) -> str:
+    """Pydantic's "'a', 'b' or 'c'" of a literal error, with a translatable 'or'."""
+    head, found, last = expected.rpartition(" or ")
+    if not found:
+        return expected
+    return Message("%(items)s or %(last)s", items=head, last=last)
+
+
+def _plural(
+    one: Callable[[Mapping[str, Any]], Message],
+    many: Callable[[Mapping[str, Any]], Message],
+    key: str,
+) -> Callable[[Mapping[str, Any]], Message]:
+    return lambda ctx: one(ctx) if ctx[key] == 1 else many(ctx)
+
+
+_CONTAINERS = {
+    "List": Message("List"),
+    "Dictionary": Message("Dictionary"),
+    "Set": Message("Set"),
+    "Tuple": Message("Tuple"),
+}
+
+
+def _container(ctx: Mapping[str, Any]) -> str:
+    name = str(ctx["field_type"])
+    return _CONTAINERS.get(name, name)
+
+
+# Pydantic's messages by error type, rebuilt from the error's context.
+_PYDANTIC: dict[str, Callable[[Mapping[str, Any]], Message]] = {
+    "missing": lambda ctx: Message("Field required"),
+    "string_type": lambda ctx: Message("Input should be a valid string"),
+    "string_unicode": lambda ctx: Message(
+        "Input should be a valid string, unable to parse raw data as a unicode string"
+    ),
+    "int_type": lambda ctx: Message("Input should be a valid integer"),
+    "int_parsing": lambda ctx: Message(
+        "Input should be a valid integer, unable to parse string as an integer"
+    ),
+    "int_from_float": lambda ctx: Message(
+        "Input should be a valid integer, got a number with a fractional part"
+    ),
+    "float_type": lambda ctx: Message("Input should be a valid number"),
+    "float_parsing": lambda ctx: Message(
+        "Input should be a valid number, unable to parse string as a number"
+    ),
+    "finite_number": lambda ctx: Message("Input should be a finite number"),
+    "bool_type": lambda ctx: Message("Input should be a valid boolean"),
+    "bool_parsing": lambda ctx: Message(
+        "Input should be a valid boolean, unable to interpret input"
+    ),
+    "list_type": lambda ctx: Message("Input should be a valid list"),
+    "dict_type": lambda ctx: Message("Input should be a valid dictionary"),
+    "model_type": lambda ctx: Message(
+        "Input should be a valid dictionary or instance of %(name)s", name=ctx["class_name"]
+    ),
+    "model_attributes_type": lambda ctx: Message(
+        "Input should be a valid dictionary or object to extract fields from"
+    ),
+    "date_type": lambda ctx: Message("Input should be a valid date"),
+    "date_parsing": lambda ctx: Message(
+        "Input should be a valid date in the format YYYY-MM-DD, %(error)s", error=ctx["error"]
+    ),
+    "date_from_datetime_inexact": lambda ctx: Message(
+        "Datetimes provided to dates should have zero time - e.g. be exact dates"
+    ),
+    "date_from_datetime_parsing": lambda ctx: Message(
+        "Input should be a valid date or datetime, %(error)s", error=ctx["error"]
+    ),
+    "greater_than": lambda ctx: Message("Input should be greater than %(limit)s", limit=ctx["gt"]),
+    "greater_than_equal": lambda ctx: Message(
+        "Input should be greater than or equal to %(limit)s", limit=ctx["ge"]
+    ),
+    "less_than": lambda ctx: Message("Input should be less than %(limit)s", limit=ctx["lt"]),
+    "less_than_equal": lambda ctx: Message(
+        "Input should be less than or equal to %(limit)s", limit=ctx["le"]
+    ),
+    "string_too_short": _plural(
+        lambda ctx: Message("String should have at least %(n)s character", n=ctx["min_length"]),
+        lambda ctx: Message("String should have at least %(n)s characters", n=ctx["min_length"]),
+        "min_length",
+    ),
+    "string_too_long": _plural(
+        lambda ctx: Message("String should have at most %(n)s character", n=ctx["max_length"]),
+        lambda ctx: Message("String should have at most %(n)s characters", n=ctx["max_length"]),
+        "max_length",
+    ),
+    "string_pattern_mismatch": lambda ctx: Message(
+        "String should match pattern '%(pattern)s'", pattern=ctx["pattern"]
+    ),
+    "too_short": _plural(
+        lambda ctx: Message(
+            "%(type)s should have at least %(n)s item after validation, not %(actual)s",
+            type=_container(ctx),
+            n=ctx["min_length"],
+            actual=ctx["actual_length"],
+        ),
+        lambda ctx: Message(
+            "%(type)s should have at least %(n)s items after validation, not %(actual)s",
+            type=_container(ctx),
+            n=ctx["min_length"],
+            actual=ctx["actual_length"],
+        ),
+        "min_length",
+    ),
+    "too_long": _plural(
+        lambda ctx: Message(
+            "%(type)s should have at most %(n)s item after validation, not %(actual)s",
+            type=_container(ctx),
+            n=ctx["max_length"],
+            actual=ctx["actual_length"],
+        ),
+        lambda ctx: Message(
+            "%(type)s should have at most %(n)s items after validation, not %(actual)s",
+            type=_container(ctx),
+            n=ctx["max_length"],
+            actual=ctx["actual_length"],
+        ),
+        "max_length",
+    ),
+    "literal_error": lambda ctx: Message(
+        "Input should be %(expected)s", expected=alternatives(str(ctx["expected"]))
+    ),
+    "enum": lambda ctx: Message(
+        "Input should be %(expected)s", expected=alternatives(str(ctx["expected"]))
+    ),
+    "none_required": lambda ctx: Message("Input should be None"),
+}
+
+
+def validation_message(error: ErrorDetails) -> str:
+    """The message of one pydantic error, without pydantic's 'Value error, ' prefix: our own
+    :class:`Message` when a validator of ours raised one, pydantic's rebuilt as a message when
+    the rebuilt English is pydantic's exactly, else pydantic's text."""
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    found = ctx.get("message")
+    if isinstance(found, Message):
+        return found
+    cause = ctx.get("error")
+    if error["type"] == "value_error" and isinstance(cause, BaseException):
+        own = message_of(cause)
+        if isinstance(own, Message):
+            return own
+    text = error["msg"].removeprefix("Value error, ")
+    make = _PYDANTIC.get(error["type"])
+    if make is None:
+        return text
+    try:
+        rebuilt = make(ctx)
+    except (KeyError, TypeError, ValueError):
+        return text
+    return rebuilt if rebuilt == text else text
