@@ -7,12 +7,14 @@ file, line and field, and no traceback).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -287,7 +289,28 @@ def _check(
         raise typer.Exit(code=1)
 
 
+def _speaks(command: Callable[..., None]) -> Callable[..., None]:
+    """Run ``command`` in the language of its ``--lang`` option (text output and errors)."""
+
+    @functools.wraps(command)
+    def in_language(*args: Any, **kwargs: Any) -> None:
+        from facility.i18n import using_language
+
+        with using_language(kwargs["lang"].value):
+            command(*args, **kwargs)
+
+    return in_language
+
+
+def _titles(ruleset: Any) -> dict[str, str]:
+    """Rule code -> title in the current language."""
+    from facility.i18n import current_language
+
+    return {rule.code: rule.spec.text(current_language()).title for rule in ruleset.rules}
+
+
 @app.command()
+@_speaks
 def failures(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
     output_format: Annotated[
@@ -301,6 +324,9 @@ def failures(
         list[Path] | None,
         typer.Option("--rules", help="An extra directory of rule files. Repeatable."),
     ] = None,
+    lang: Annotated[
+        Language, typer.Option("--lang", help="Language of the text output and of error messages.")
+    ] = Language.en,
 ) -> None:
     """Fail each element in turn (N-1): single points of failure, and what each loss does.
 
@@ -331,12 +357,13 @@ def failures(
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
         typer.echo(failures_json(report, info), nl=False)
     else:
-        typer.echo(failures_text(report, loaded.info.name), nl=False)
+        typer.echo(failures_text(report, loaded.info.name, _titles(ruleset)), nl=False)
     if report.single_points_of_failure:
         raise typer.Exit(code=1)
 
 
 @app.command()
+@_speaks
 def headroom(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
     rack_type: Annotated[
@@ -352,6 +379,9 @@ def headroom(
         str | None,
         typer.Option(help="Rule profile (default as for check).", show_default=False),
     ] = None,
+    lang: Annotated[
+        Language, typer.Option("--lang", help="Language of the text output and of error messages.")
+    ] = Language.en,
 ) -> None:
     """How many more racks of a type fit, which constraint binds first, and what is stranded.
 
@@ -383,10 +413,11 @@ def headroom(
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
         typer.echo(headroom_json(report, info), nl=False)
     else:
-        typer.echo(headroom_text(report), nl=False)
+        typer.echo(headroom_text(report, _titles(ruleset)), nl=False)
 
 
 @app.command()
+@_speaks
 def diff(
     old: Annotated[
         Path,
@@ -405,6 +436,9 @@ def diff(
             help="Rule profile for site files (default as for check).", show_default=False
         ),
     ] = None,
+    lang: Annotated[
+        Language, typer.Option("--lang", help="Language of the text output and of error messages.")
+    ] = Language.en,
 ) -> None:
     """Compare two states: new, resolved and changed findings, with margins before and after.
 

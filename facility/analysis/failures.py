@@ -28,6 +28,7 @@ from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Context
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
+from facility.messages import Message
 from facility.model.cooling import Pumps
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 
@@ -40,7 +41,7 @@ Affected = dict[str, list[tuple[str, Any]]]  # scope -> [(entity id, entity)]
 class Scenario:
     kind: str  # power_source, distribution, rack_side, cdu, cdu_pump, facility_water, air_unit
     element: str
-    description: str
+    description: str  # a Message: English, shown translated through localized()
 
     @property
     def id(self) -> str:
@@ -97,22 +98,25 @@ def scenarios(site: Site) -> list[Scenario]:
     """Every single failure the design must survive, in a stable order."""
     out: list[Scenario] = []
     for source in sorted(site.sources):
-        out.append(Scenario("power_source", source, f"{source} lost"))
+        out.append(Scenario("power_source", source, Message("%(element)s lost", element=source)))
     for element in sorted(site.distribution):
-        out.append(Scenario("distribution", element, f"{element} lost"))
+        out.append(Scenario("distribution", element, Message("%(element)s lost", element=element)))
     for rack in site.racks:
         for side in sorted(rack.pdus):
-            out.append(
-                Scenario("rack_side", f"{rack.id}:{side}", f"side {side} of rack {rack.id} lost")
-            )
+            description = Message("side %(side)s of rack %(rack)s lost", side=side, rack=rack.id)
+            out.append(Scenario("rack_side", f"{rack.id}:{side}", description))
     for cdu_id in sorted(site.cdus):
-        out.append(Scenario("cdu", cdu_id, f"{cdu_id} out of service"))
+        out.append(Scenario("cdu", cdu_id, Message("%(cdu)s out of service", cdu=cdu_id)))
         if site.cdus[cdu_id].figures.pumps is not None:
-            out.append(Scenario("cdu_pump", cdu_id, f"one pump of {cdu_id} lost"))
+            out.append(
+                Scenario("cdu_pump", cdu_id, Message("one pump of %(cdu)s lost", cdu=cdu_id))
+            )
     for water in sorted(site.facility_water):
-        out.append(Scenario("facility_water", water, f"facility water {water} lost"))
+        out.append(
+            Scenario("facility_water", water, Message("facility water %(water)s lost", water=water))
+        )
     for unit in sorted(site.air_units):
-        out.append(Scenario("air_unit", unit, f"air unit {unit} lost"))
+        out.append(Scenario("air_unit", unit, Message("air unit %(unit)s lost", unit=unit)))
     return out
 
 

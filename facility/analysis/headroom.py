@@ -28,6 +28,7 @@ from facility.gcpause import paused_gc
 from facility.messages import Message
 from facility.model.site import Pdu, Rack, ResolvedRackType, Site
 
+# Domain names (the report shows them in its language: facility.report.headroom_report).
 DOMAINS = {"power": "power path", "liquid": "liquid loop", "air": "room air", "floor": "floor zone"}
 # No loop, zone or row takes more racks than this; a domain that still fits is "unbounded".
 SEARCH_LIMIT = 1_000

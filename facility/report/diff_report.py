@@ -6,50 +6,55 @@ import json
 from typing import Any
 
 from facility.analysis.diff import DiffReport, FindingChange
+from facility.i18n import N_, _, current_language
+from facility.report.words import entity_kind_word, status_word, verdict_word
 
 SCHEMA = "facility-diff/1"
 
 
 def _side(f: dict[str, Any] | None) -> str:
     if f is None:
-        return "absent"
+        return _("absent")
     margin = f.get("margin")
-    text = f["status"].replace("_", " ")
+    text = (
+        status_word(f["status"]).lower() if current_language() == "en" else status_word(f["status"])
+    )
     if f.get("observed"):
-        text += f" at {f['observed']['text']}"
+        text += _(" at %(value)s") % {"value": f["observed"]["text"]}
     if margin:
-        text += f" (margin {margin['text']})"
+        text += _(" (margin %(margin)s)") % {"margin": margin["text"]}
     return text
 
 
 def _line(c: FindingChange) -> str:
     f = c.after or c.before or {}
     entity = f.get("entity", {})
-    return (
-        f"  {f.get('rule', '')} {entity.get('kind', '')} {entity.get('id', '')}: "
-        f"{_side(c.before)} → {_side(c.after)}"
-    )
+    kind = entity.get("kind", "")
+    shown = entity_kind_word(kind) if current_language() != "en" and kind else kind
+    return f"  {f.get('rule', '')} {shown} {entity.get('id', '')}: {_side(c.before)} → {_side(c.after)}"
 
 
 def diff_text(report: DiffReport) -> str:
+    """The diff for a terminal, in the current language."""
     old, new = report.old, report.new
     lines = [
-        f"{old['site']['name']} ({old['site']['sha256'][:12]}…, {old['verdict']}) → "
-        f"{new['site']['name']} ({new['site']['sha256'][:12]}…, {new['verdict']})",
+        f"{old['site']['name']} ({old['site']['sha256'][:12]}…, {verdict_word(old['verdict'])}) → "
+        f"{new['site']['name']} ({new['site']['sha256'][:12]}…, {verdict_word(new['verdict'])})",
     ]
     sections = (
-        ("NEW FAILURES", report.new_failures),
-        ("RESOLVED", report.resolved),
-        ("MARGIN CHANGED", report.changed),
-        ("OTHER STATUS CHANGES", report.status_changes),
-        ("NEW CHECKS", report.added),
-        ("CHECKS GONE", report.removed),
+        (N_("NEW FAILURES"), report.new_failures),
+        (N_("RESOLVED"), report.resolved),
+        (N_("MARGIN CHANGED"), report.changed),
+        (N_("OTHER STATUS CHANGES"), report.status_changes),
+        (N_("NEW CHECKS"), report.added),
+        (N_("CHECKS GONE"), report.removed),
     )
     for title, changes in sections:
         if changes:
-            lines += ["", f"{title} ({len(changes)})", *(_line(c) for c in changes)]
+            heading = _(title) + f" ({len(changes)})"
+            lines += ["", heading, *(_line(c) for c in changes)]
     if len(lines) == 1:
-        lines += ["", "No finding changed."]
+        lines += ["", _("No finding changed.")]
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from facility.analysis.failures import FailureReport, ScenarioResult
+from facility.i18n import _, pgettext
+from facility.messages import localized
 from facility.report.findings_view import message
 from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.json_report import finding_json
@@ -13,18 +15,45 @@ from facility.report.json_report import finding_json
 SCHEMA = "facility-failures/1"
 
 
+def kind_word(kind: str) -> str:
+    """A failure kind as people read it (the JSON keeps the key)."""
+    words = {
+        "power_source": pgettext("failure kind", "power source"),
+        "distribution": pgettext("failure kind", "distribution element"),
+        "rack_side": pgettext("failure kind", "rack side"),
+        "cdu": pgettext("failure kind", "CDU"),
+        "cdu_pump": pgettext("failure kind", "CDU pump"),
+        "facility_water": pgettext("failure kind", "facility water loop"),
+        "air_unit": pgettext("failure kind", "air unit"),
+    }
+    return words.get(kind, kind)
+
+
 def _percent(u: float | None) -> str:
     if u is None:
         return "—"
-    return "∞ (no capacity left)" if u == float("inf") else f"{u * 100:.1f} %"
+    return _("∞ (no capacity left)") if u == float("inf") else f"{u * 100:.1f} %"
 
 
-def failures_text(report: FailureReport, site_name: str) -> str:
-    lines = [f"{site_name}: single-failure analysis, {len(report.results)} scenarios", ""]
+def _title(f: Any, titles: dict[str, str] | None) -> str:
+    return (titles or {}).get(f.rule, f.title)
+
+
+def failures_text(
+    report: FailureReport, site_name: str, titles: dict[str, str] | None = None
+) -> str:
+    """The analysis for a terminal, in the current language; ``titles``: rule code -> title."""
+    sep = pgettext("list separator", ", ")
+    lines = [
+        _("%(site)s: single-failure analysis, %(count)s scenarios")
+        % {"site": site_name, "count": len(report.results)},
+        "",
+    ]
     spofs = report.single_points_of_failure
     if spofs:
         lines.append(
-            f"SINGLE POINTS OF FAILURE ({len(spofs)}): the loss makes an error-severity check fail"
+            _("SINGLE POINTS OF FAILURE (%(count)s): the loss makes an error-severity check fail")
+            % {"count": len(spofs)}
         )
         # Identical consequences (e.g. either side of eight identical racks) are listed once.
         groups: dict[tuple[str, tuple[str, ...], str], list[ScenarioResult]] = {}
@@ -32,40 +61,62 @@ def failures_text(report: FailureReport, site_name: str) -> str:
             broken = tuple(sorted({f.rule for f in r.new_failures if f.severity == "error"}))
             first = next(f for f in r.new_failures if f.severity == "error")
             groups.setdefault((r.scenario.kind, broken, message(first)), []).append(r)
-        for (_, broken, _), members in groups.items():
+        for (_kind, broken, _first), members in groups.items():
             head = members[0]
+            description = localized(head.scenario.description)
             if len(members) == 1:
-                lines.append(f"  {head.scenario.description}: {', '.join(broken)}")
-            else:
-                names = ", ".join(m.scenario.element for m in members)
                 lines.append(
-                    f"  {len(members)} × {head.scenario.kind.replace('_', ' ')} ({names}): {', '.join(broken)}; e.g. {head.scenario.description}:"
+                    f"  {description}" + pgettext("label separator", ": ") + sep.join(broken)
+                )
+            else:
+                lines.append(
+                    "  "
+                    + _("%(count)s × %(kind)s (%(names)s): %(rules)s; e.g. %(example)s:")
+                    % {
+                        "count": len(members),
+                        "kind": kind_word(head.scenario.kind),
+                        "names": sep.join(m.scenario.element for m in members),
+                        "rules": sep.join(broken),
+                        "example": description,
+                    }
                 )
             for f in head.new_failures[:6]:
-                lines.append(f"      {f.rule} {f.entity_id}: {message(f)}")
+                lines.append(
+                    f"      {f.rule} {f.entity_id}" + pgettext("label separator", ": ") + message(f)
+                )
             if len(head.new_failures) > 6:
-                lines.append(f"      … and {len(head.new_failures) - 6} more")
+                lines.append(
+                    "      " + _("… and %(count)s more") % {"count": len(head.new_failures) - 6}
+                )
     else:
         lines.append(
-            "No single point of failure: every loss leaves every error-severity check passing."
+            _("No single point of failure: every loss leaves every error-severity check passing.")
         )
     survivable = [r for r in report.results if not r.single_point_of_failure]
     if survivable:
-        lines += ["", "SURVIVED (worst utilisation after the loss)"]
-        same: dict[tuple[str, str, str], list[ScenarioResult]] = {}
+        lines += ["", _("SURVIVED (worst utilisation after the loss)")]
+        same: dict[tuple[str, str], list[ScenarioResult]] = {}
         for r in survivable:
             what = (
-                f"{_percent(r.worst_utilisation)} — {r.worst.rule} {r.worst.title.lower()}"
+                f"{_percent(r.worst_utilisation)} — {r.worst.rule} {_title(r.worst, titles)}"
                 if r.worst
-                else "no check changes"
+                else _("no check changes")
             )
-            same.setdefault((r.scenario.kind, what, ""), []).append(r)
-        for (kind, what, _), members in same.items():
+            same.setdefault((r.scenario.kind, what), []).append(r)
+        for (kind, what), members in same.items():
             if len(members) == 1:
-                lines.append(f"  {members[0].scenario.description}: {what}")
+                lines.append(
+                    f"  {localized(members[0].scenario.description)}"
+                    + pgettext("label separator", ": ")
+                    + what
+                )
             else:
-                names = ", ".join(m.scenario.element for m in members)
-                lines.append(f"  {len(members)} × {kind.replace('_', ' ')} ({names}): {what}")
+                names = sep.join(m.scenario.element for m in members)
+                lines.append(
+                    "  "
+                    + _("%(count)s × %(kind)s (%(names)s): %(what)s")
+                    % {"count": len(members), "kind": kind_word(kind), "names": names, "what": what}
+                )
     return "\n".join(lines) + "\n"
 
 

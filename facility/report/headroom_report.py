@@ -6,52 +6,107 @@ import json
 from typing import Any
 
 from facility.analysis.headroom import SEARCH_LIMIT, DomainHeadroom, HeadroomReport
+from facility.i18n import _, pgettext
 from facility.report.findings_view import message, text_of
 from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.json_report import finding_json
+from facility.report.words import entity_kind_word
 
 SCHEMA = "facility-headroom/1"
 
 
 def _count(d: DomainHeadroom) -> str:
-    return f"≥ {SEARCH_LIMIT:,} (nothing binds)" if d.unbounded else f"{d.racks:,}"
+    if d.unbounded:
+        return _("≥ %(limit)s (nothing binds)") % {"limit": f"{SEARCH_LIMIT:,}"}
+    return f"{d.racks:,}"
 
 
-def headroom_text(report: HeadroomReport) -> str:
+def _title(f: Any, titles: dict[str, str] | None) -> str:
+    return (titles or {}).get(f.rule, f.title)
+
+
+def headroom_text(report: HeadroomReport, titles: dict[str, str] | None = None) -> str:
+    """Headroom for a terminal, in the current language; ``titles``: rule code -> title."""
+    sep = pgettext("list separator", ", ")
     o = report.overall
     lines = [
-        f"Headroom for more '{report.rack_type}' racks on {report.target_kind} {report.target} "
-        f"(placed and fed like rack {report.template})",
+        _(
+            "Headroom for more '%(type)s' racks on %(kind)s %(target)s (placed and fed like rack %(template)s)"
+        )
+        % {
+            "type": report.rack_type,
+            "kind": target_word(report.target_kind),
+            "target": report.target,
+            "template": report.template,
+        },
         "",
-        f"more racks that fit: {_count(o)}",
+        _("more racks that fit: %(count)s") % {"count": _count(o)},
     ]
     for f in o.binding:
         who = (
-            "each new rack" if f.entity_id.startswith("new-") else f"{f.entity_kind} {f.entity_id}"
+            _("each new rack")
+            if f.entity_id.startswith("new-")
+            else f"{entity_kind_word(f.entity_kind)} {f.entity_id}"
         )
-        lines.append(f"  binds first: {f.rule} {f.title} — {who}, with one more: {message(f)}")
+        lines.append(
+            "  "
+            + _("binds first: %(rule)s %(title)s — %(who)s, with one more: %(message)s")
+            % {"rule": f.rule, "title": _title(f, titles), "who": who, "message": message(f)}
+        )
     if report.already_failing:
-        lines += ["", "already failing today (more racks make these worse; not counted above):"]
+        lines += ["", _("already failing today (more racks make these worse; not counted above):")]
         for f in report.already_failing:
-            lines.append(f"  {f.rule} {f.entity_kind} {f.entity_id}: {message(f)}")
-    lines += ["", "per domain:"]
+            lines.append(
+                f"  {f.rule} {entity_kind_word(f.entity_kind)} {f.entity_id}: {message(f)}"
+            )
+    lines += ["", _("per domain:")]
     for d in report.domains:
-        binds = ", ".join(sorted({f.rule for f in d.binding})) or "—"
-        lines.append(f"  {d.domain:<12} {_count(d):>26}   binds: {binds}")
+        binds = sep.join(sorted({f.rule for f in d.binding})) or "—"
+        name = domain_word(d.domain)
+        lines.append(f"  {name:<12} {_count(d):>26}   " + _("binds: %(rules)s") % {"rules": binds})
     stranded = [(d, f) for d in report.domains for f in d.stranded]
     if stranded:
         lines += [
             "",
-            f"stranded at the limit of {o.racks:,} more (capacity another domain leaves unusable):",
+            _("stranded at the limit of %(count)s more (capacity another domain leaves unusable):")
+            % {"count": f"{o.racks:,}"},
         ]
         for d, f in stranded:
             margin_kind = "temperature_difference" if f.kind == "temperature" else f.kind
             lines.append(
-                f"  {d.domain}: {f.entity_kind} {f.entity_id} {f.rule} — "
-                f"{text_of(f.margin, margin_kind)} left ({text_of(f.observed.value if f.observed else None, f.kind)} "
-                f"of {text_of(f.limit.value if f.limit else None, f.kind)})"
+                "  "
+                + domain_word(d.domain)
+                + pgettext("label separator", ": ")
+                + f"{entity_kind_word(f.entity_kind)} {f.entity_id} {f.rule} — "
+                + _("%(margin)s left (%(observed)s of %(limit)s)")
+                % {
+                    "margin": text_of(f.margin, margin_kind),
+                    "observed": text_of(f.observed.value if f.observed else None, f.kind),
+                    "limit": text_of(f.limit.value if f.limit else None, f.kind),
+                }
             )
     return "\n".join(lines) + "\n"
+
+
+def target_word(kind: str) -> str:
+    words = {
+        "loop": pgettext("headroom target", "loop"),
+        "zone": pgettext("headroom target", "floor zone"),
+        "row": pgettext("headroom target", "row"),
+    }
+    return words.get(kind, kind)
+
+
+def domain_word(label: str) -> str:
+    """A headroom domain (facility.analysis.headroom.DOMAINS) as people read it."""
+    words = {
+        "power path": pgettext("headroom domain", "power path"),
+        "liquid loop": pgettext("headroom domain", "liquid loop"),
+        "room air": pgettext("headroom domain", "room air"),
+        "floor zone": pgettext("headroom domain", "floor zone"),
+        "overall": pgettext("headroom domain", "overall"),
+    }
+    return words.get(label, label)
 
 
 def _domain_json(d: DomainHeadroom) -> dict[str, Any]:
