@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from facility.engine.derive_liquid import rack_heat_split
 from facility.engine.quantities import Context, Value, quantity, scope
-from facility.engine.reasons import no_cooling, no_rack_figure
+from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Rack, Site
 from facility.physics.air import residual_air_heat
@@ -22,18 +23,11 @@ def _rooms(site: Site) -> Iterable[tuple[str, Any]]:
 
 
 def _rack_air_heat(ctx: Context, rack: Rack) -> Value:
-    f = rack.type.figures
-    basis = ctx.assumptions.thermal_power_basis
-    power = f.nominal_power if basis == "nominal" else f.peak_power
-    if power is None:
-        return Value.unknown(no_rack_figure(rack, f"{basis}_power"))
-    if f.cooling is None and f.liquid_heat_fraction is None:
-        return Value.unknown(no_cooling(rack))
-    if not rack.type.is_liquid:
-        return Value(power)
-    if f.liquid_heat_fraction is None:
-        return Value.unknown(no_rack_figure(rack, "liquid_heat_fraction"))
-    return Value(residual_air_heat(power, f.liquid_heat_fraction))
+    split = rack_heat_split(ctx, rack)
+    if isinstance(split, Value):
+        return split
+    power, liquid = split
+    return Value(residual_air_heat(power, liquid))  # all of it for an air-only rack
 
 
 def _room_racks(ctx: Context, room_id: str) -> list[Rack]:

@@ -104,7 +104,12 @@ def _loop_cdus(ctx: Context, loop: Any) -> list[ResolvedCdu]:
     return [ctx.site.cdus[c] for c in loop.cdus]
 
 
-def _rack_heat(ctx: Context, rack: Rack) -> Value:
+def rack_heat_split(ctx: Context, rack: Rack) -> tuple[float, float] | Value:
+    """(heat at the thermal basis [W], share to liquid) of a rack, or why it is unknown.
+
+    An air-only rack sends 0 to liquid. A rack type that states neither its cooling nor its
+    liquid share is unknown: guessing "air" would drop its heat from the loop.
+    """
     f = rack.type.figures
     basis = ctx.assumptions.thermal_power_basis
     power = f.nominal_power if basis == "nominal" else f.peak_power
@@ -113,10 +118,18 @@ def _rack_heat(ctx: Context, rack: Rack) -> Value:
     if f.cooling is None and f.liquid_heat_fraction is None:
         return Value.unknown(no_cooling(rack))
     if not rack.type.is_liquid:
-        return Value(0.0)
+        return power, 0.0
     if f.liquid_heat_fraction is None:
         return Value.unknown(no_rack_figure(rack, "liquid_heat_fraction"))
-    return Value(power * f.liquid_heat_fraction)
+    return power, f.liquid_heat_fraction
+
+
+def _rack_heat(ctx: Context, rack: Rack) -> Value:
+    split = rack_heat_split(ctx, rack)
+    if isinstance(split, Value):
+        return split
+    power, liquid = split
+    return Value(power * liquid)
 
 
 @quantity("tcs_loop", "liquid_heat", "power", "Heat the racks on the loop put into the liquid")
