@@ -90,13 +90,9 @@ class _Plan:
     margin: tuple[Any, str] | None  # (comparison operator, symbol) of "observed <op> limit"
 
 
-_PLANS: dict[int, tuple[Rule, _Plan]] = {}
-
-
 def _plan(rule: Rule) -> _Plan:
-    found = _PLANS.get(id(rule))
-    if found is not None and found[0] is rule:
-        return found[1]
+    if rule.plan is not None:
+        return rule.plan  # type: ignore[no-any-return]
     needed = (
         rule.observed.names
         | rule.limit.names
@@ -111,7 +107,7 @@ def _plan(rule: Rule) -> _Plan:
     elif shape is not None:
         margin = (None, COMPARISON_SYMBOLS.get(shape[1], ""))
     plan = _Plan(parameters, tuple(sorted(needed - set(parameters))), margin)
-    _PLANS[id(rule)] = (rule, plan)
+    rule.plan = plan
     return plan
 
 

@@ -137,6 +137,7 @@ class Rule:
     condition: Expression
     when: Expression | None
     kind: str  # the kind of observed and limit
+    plan: Any = field(default=None, repr=False, compare=False)  # the evaluator's, worked out once
 
     @property
     def code(self) -> str:
