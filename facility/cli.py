@@ -623,6 +623,24 @@ def rules_explain(
     typer.echo("\n".join(lines))
 
 
+import_app = typer.Typer(
+    help="Start a site file from NetBox or a spreadsheet.", no_args_is_help=True
+)
+app.add_typer(import_app, name="import")
+export_app = typer.Typer(help="Write a site's racks out as a spreadsheet.", no_args_is_help=True)
+app.add_typer(export_app, name="export")
+
+
+def _register_imports() -> None:
+    from facility.imports import csv_cli, netbox_cli
+
+    netbox_cli.register(import_app)
+    csv_cli.register(import_app, export_app)
+
+
+_register_imports()
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
