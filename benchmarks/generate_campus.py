@@ -4,7 +4,9 @@
 
 The campus is a set of halls (rooms). Each hall has rows of 8-16 identical racks of one type:
 
-- GB300 NVL72-class racks (135 kW nominal, 155 kW peak), 4 + 4 three-phase 415 V 63 A PDUs;
+- GB300 NVL72-class racks (135 kW nominal, 155 kW peak), 4 + 4 three-phase 415 V 63 A PDUs
+  (like Hall B3: one side cannot carry the peak, so these racks fail 2N; ``--ready`` gives
+  them 80 A PDUs and a campus that passes);
 - Atlas 900 A3-class cabinets (32 kW), 1 + 1 three-phase 415 V 80 A PDUs;
 - a few air-only racks (8 kW), 1 + 1 three-phase 415 V 32 A PDUs.
 
@@ -25,6 +27,7 @@ for 100,000 racks). Output is deterministic for a given N and seed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -171,9 +174,17 @@ rack_types:
 """
 
 
-def write_campus(n_racks: int, out: Path, *, rows_as_blocks: bool = False, seed: int = 0) -> None:
-    """Write the campus site file of ``n_racks`` racks to ``out``."""
+def write_campus(
+    n_racks: int, out: Path, *, rows_as_blocks: bool = False, seed: int = 0, ready: bool = False
+) -> None:
+    """Write the campus site file of ``n_racks`` racks to ``out``; ``ready`` gives the GB300
+    rows 4 + 4 × 80 A PDUs, so that one side carries the rack's peak (2N passes)."""
     halls = plan(n_racks, seed)
+    if ready:
+        for hall in halls:
+            for row in hall.rows:
+                if row.kind.pdu_type == "pdu-415v-63a":
+                    row.kind = dataclasses.replace(row.kind, pdu_type="pdu-415v-80a")
     n_rows = sum(len(h.rows) for h in halls)
     parts: list[str] = [HEADER.format(n=n_racks, halls=len(halls), rows=n_rows, seed=seed)]
     w = parts.append
@@ -339,10 +350,15 @@ def main(argv: list[str] | None = None) -> None:
         help="write rows as 'rows:' blocks instead of one entry per rack",
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--ready", action="store_true", help="GB300 rows with 80 A PDUs: the racks pass 2N"
+    )
     args = parser.parse_args(argv)
     if args.racks < 1:
         parser.error("N must be at least 1")
-    write_campus(args.racks, args.out, rows_as_blocks=args.rows_as_blocks, seed=args.seed)
+    write_campus(
+        args.racks, args.out, rows_as_blocks=args.rows_as_blocks, seed=args.seed, ready=args.ready
+    )
     size = args.out.stat().st_size
     print(f"wrote {args.out}: {args.racks:,} racks, {size / 1e6:.1f} MB")
 

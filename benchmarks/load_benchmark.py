@@ -27,6 +27,7 @@ and the import time of ``facility.cli`` and ``facility.model.load``.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import resource
 import statistics
@@ -43,6 +44,7 @@ sys.path.insert(0, str(HERE))
 from generate_campus import write_campus  # noqa: E402
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
+MOMENT = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)  # report date: fixed, reports reproduce
 
 
 # --- worker side: one measurement per process ------------------------------------------------
@@ -107,28 +109,51 @@ def _worker(mode: str, file: str) -> dict[str, float]:
         times["build"] = times.pop("read") - times["compose"]
         times["racks"] = len(site.racks)
         return times
-    if mode == "check":  # what `facility check -f json` does: load, rules, audit, JSON
-        from facility.engine.evaluate import audit
+    if mode == "phases":  # the steps of `facility check -o result.json`, timed one by one
+        import tempfile as _tempfile
+
+        from facility.engine.evaluate import audit, default_profile
         from facility.engine.rules import load_rules
+        from facility.engine.waivers import apply_waivers
         from facility.model.load import load_site
-        from facility.report.json_report import render_json
+        from facility.report.context import ReportInput
+        from facility.report.json_report import iter_report_json
+        from facility.report.write import write_atomically
 
         start = time.perf_counter()
         site = load_site(file)
         loaded = time.perf_counter()
-        ruleset = load_rules(profile="supernode")
+        ruleset = load_rules(profile=default_profile(site))
         result = audit(site, ruleset)
         audited = time.perf_counter()
-        text = render_json(result)
+        waivers = apply_waivers(result, list(site.waivers), MOMENT.date(), {})
+        report = ReportInput(result, site, ruleset, waivers, MOMENT)
+        with _tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "result.json"
+            write_atomically(out, iter_report_json(report))
+            size = out.stat().st_size
         done = time.perf_counter()
         return {
             "load": loaded - start,
             "audit": audited - loaded,
             "json": done - audited,
-            "check": done - start,
             "findings": len(result.findings),
-            "json_mb": len(text.encode()) / 1e6,
+            "failing": sum(1 for f in result.findings if f.status == "fail"),
+            "json_mb": size / 1e6,
         }
+    if mode in ("cli-json", "cli-html"):  # the real command, in this process, end to end
+        import tempfile as _tempfile
+
+        from facility.cli import app
+
+        suffix = "json" if mode == "cli-json" else "html"
+        out = Path(file).with_suffix(f".{suffix}")  # kept: the HTML is opened in a browser
+        argv = ["check", file, "-o", str(out), "--fail-on", "never"]
+        argv += ["--generated-at", MOMENT.isoformat()]
+        start = time.perf_counter()
+        app(argv, standalone_mode=False)
+        elapsed = time.perf_counter() - start
+        return {"wall": elapsed, "mb": out.stat().st_size / 1e6}
     raise SystemExit(f"unknown worker mode {mode}")
 
 
@@ -150,6 +175,48 @@ def measure(mode: str, file: Path | str) -> dict[str, float]:
 def median_runs(mode: str, file: Path | str, runs: int) -> dict[str, float]:
     results = [measure(mode, file) for _ in range(runs)]
     return {key: statistics.median(r[key] for r in results) for key in results[0]}
+
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+]
+
+
+def browser_open(page: Path, runs: int = 3) -> float | None:
+    """Seconds headless Chromium takes to load and lay out ``page`` (``--dump-dom`` returns
+    after the load event), less what it takes for an empty page; None without Chromium."""
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return None
+    blank = page.with_name("blank.html")
+    blank.write_text("<!doctype html><title>blank</title>", encoding="utf-8")
+
+    def once(target: Path) -> float:
+        with tempfile.TemporaryDirectory() as profile:
+            start = time.perf_counter()
+            subprocess.run(
+                [
+                    chromium,
+                    *CHROMIUM_FLAGS,
+                    f"--user-data-dir={profile}",
+                    "--dump-dom",
+                    target.as_uri(),
+                ],
+                check=True,
+                capture_output=True,
+            )
+            return time.perf_counter() - start
+
+    return statistics.median(once(page) - once(blank) for _ in range(runs))
 
 
 def wall(command: list[str], runs: int) -> float:
@@ -209,6 +276,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows-as-blocks", action="store_true", help="concise rows: form")
     parser.add_argument("--out-dir", type=Path, help="keep the files here (default: a temp dir)")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    parser.add_argument(
+        "--ready", action="store_true", help="the campus variant whose racks pass 2N (80 A PDUs)"
+    )
+    parser.add_argument("--no-html", action="store_true", help="skip the HTML report timing")
     parser.add_argument("--worker", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -222,47 +293,62 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="facility-bench-") as tmp:
         out_dir = args.out_dir or Path(tmp)
         form = "rows-as-blocks" if args.rows_as_blocks else "one entry per rack"
+        campus = "ready campus" if args.ready else "campus whose GB300 rows fail 2N"
         base = measure("baseline", "-")
         print(
-            f"load_site vs YAML parse ({form}); Python {sys.version.split()[0]}, "
+            f"{campus}, {form}; Python {sys.version.split()[0]}, "
             f"parser: PyYAML {__import__('yaml').__version__} CSafeLoader (libyaml); "
             f"baseline process after imports: {base['peak_mb']:.0f} MB"
         )
         head = (
-            f"{'N':>8} {'MB':>6} {'runs':>4} | {'parse s':>8} {'load_site s':>11} {'ratio':>6} |"
-            f" {'compose':>8} {'build':>7} {'validate':>8} {'resolve':>7} |"
-            f" {'audit s':>7} {'json s':>6} {'check s':>7} {'÷parse':>6} |"
-            f" {'peak parse':>10} {'peak load':>9} {'peak check':>10}"
+            f"{'N':>7} {'MB':>5} |{'parse s':>8} {'load s':>7} |"
+            f" {'compose':>7} {'build':>6} {'valid.':>6} {'resolve':>7} |"
+            f" {'audit':>6} {'json':>6} {'fail %':>6} |"
+            f" {'check':>7} {'÷parse':>6} {'peak':>8} |"
+            f" {'html s':>7} {'MB':>5} {'peak':>8} {'open s':>6}"
         )
         print(head)
         print("-" * len(head))
         for n in sizes:
-            file = out_dir / f"campus-{n}{'-rows' if args.rows_as_blocks else ''}.yaml"
-            write_campus(n, file, rows_as_blocks=args.rows_as_blocks)
+            name = f"campus-{n}{'-rows' if args.rows_as_blocks else ''}"
+            file = out_dir / f"{name}{'-ready' if args.ready else ''}.yaml"
+            write_campus(n, file, rows_as_blocks=args.rows_as_blocks, ready=args.ready)
             runs = args.runs if n <= 10_000 else 1
             parse = median_runs("parse", file, runs)
             load = median_runs("load", file, runs)
-            check = median_runs("check", file, runs)
+            phases = median_runs("phases", file, runs)
+            check = median_runs("cli-json", file, runs)
+            html = median_runs("cli-html", file, runs) if not args.no_html else None
             if int(load["racks"]) != n:
                 raise SystemExit(f"loaded {load['racks']} racks, expected {n}")
+            opened = browser_open(file.with_suffix(".html")) if html else None
+            html_cols = (
+                f" {html['wall']:>7.2f} {html['mb']:>5.1f} {html['peak_mb']:>5.0f} MB"
+                if html
+                else f" {'-':>7} {'-':>5} {'-':>8}"
+            ) + (f" {opened:>6.2f}" if opened is not None else f" {'-':>6}")
             print(
-                f"{n:>8,} {file.stat().st_size / 1e6:>6.1f} {runs:>4} |"
-                f" {parse['parse']:>8.2f} {load['load_site']:>11.2f}"
-                f" {load['load_site'] / parse['parse']:>6.2f} |"
-                f" {load['compose']:>8.2f} {load['build']:>7.2f} {load['validate']:>8.2f}"
+                f"{n:>7,} {file.stat().st_size / 1e6:>5.1f} |"
+                f"{parse['parse']:>8.2f} {load['load_site']:>7.2f} |"
+                f" {load['compose']:>7.2f} {load['build']:>6.2f} {load['validate']:>6.2f}"
                 f" {load['resolve']:>7.2f} |"
-                f" {check['audit']:>7.2f} {check['json']:>6.2f} {check['check']:>7.2f}"
-                f" {check['check'] / parse['parse']:>6.2f} |"
-                f" {parse['peak_mb']:>7.0f} MB {load['peak_mb']:>6.0f} MB {check['peak_mb']:>7.0f} MB",
+                f" {phases['audit']:>6.2f} {phases['json']:>6.2f}"
+                f" {100 * phases['failing'] / phases['findings']:>6.1f} |"
+                f" {check['wall']:>7.2f} {check['wall'] / parse['parse']:>6.2f}"
+                f" {check['peak_mb']:>5.0f} MB |" + html_cols,
                 flush=True,
             )
     print(
-        "parse = yaml.load(CSafeLoader) on the text already read; load_site includes reading, "
-        "hashing and the catalog.\ncompose = libyaml node tree (C) inside load_site; build = "
-        "node tree to plain data and source map (Python), with read/decode.\n"
-        "audit = all rules of the supernode profile; json = the JSON result; check = load + "
-        "audit + json, as `facility check -f json`;\n÷parse = check time over the bare parse "
-        "time of the same file (the target at 10,000 racks is ≤ 4)."
+        "parse = yaml.load(CSafeLoader) on the text already read (the reference); load = "
+        "load_site: read, hash, parse with a source position per value, validate, resolve.\n"
+        "compose = libyaml node tree (C) inside load_site; build = node tree to plain data and "
+        "source map (Python), with read/decode.\n"
+        "audit = every rule of the default profile; json = the JSON result streamed to a file; "
+        "fail % = failing findings.\n"
+        "check = `facility check FILE -o result.json` end to end in one process (wall), "
+        "÷parse = check over parse (target at 10,000 racks: ≤ 4), peak = its peak RSS;\n"
+        "html = `facility check FILE -o report.html` end to end, with the file's size and peak "
+        "RSS; open = headless Chromium loading it (less an empty page), if installed."
     )
     if not args.no_startup:
         startup()

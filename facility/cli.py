@@ -11,7 +11,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,11 +31,13 @@ app = typer.Typer(
 
 def _error(text: str) -> None:
     """Print ``error: <text>`` to stderr in the current language (``text``: a message of the
-    program, translated when it is a :class:`~facility.messages.Message`)."""
+    program, translated when it is a :class:`~facility.messages.Message`). A value echoed
+    from the input is shown inert: control and bidi characters escaped, one line."""
     from facility.i18n import _
     from facility.messages import localized
+    from facility.printable import printable
 
-    typer.echo(_("error: %(problem)s") % {"problem": localized(text)}, err=True)
+    typer.echo(printable(_("error: %(problem)s") % {"problem": localized(text)}), err=True)
 
 
 def _fail_input(error: Exception) -> typer.Exit:
@@ -226,9 +228,10 @@ def _check(
     from facility.messages import message_of
     from facility.model.load import load_site
     from facility.model.source import InputError
+    from facility.progress import Progress
     from facility.report.context import ReportInput
-    from facility.report.outputs import format_for, renderer
-    from facility.report.write import write_atomically
+    from facility.report.outputs import format_for, render_pieces
+    from facility.report.write import write_all_atomically
 
     moment = _generated_at(generated_at)
     formats = [f.value for f in output_format or []]
@@ -248,40 +251,76 @@ def _check(
         jobs.append((path, fmt))
     stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
     inputs = (site, *(waivers or []))
-    try:
-        loaded = load_site(site)
-        ruleset = load_rules(
-            [bundled_rules_dir(), *(rules or [])], profile or default_profile(loaded)
-        )
-        waiver_list = list(loaded.waivers)
-        for path in waivers or []:
-            waiver_list += read_waivers(path)
-    except InputError as error:
-        raise _fail_input(error) from None
-    result = audit(loaded, ruleset)
-    names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
-    waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
-    failure_report = None
-    if with_failures:
-        from facility.analysis.failures import analyse_failures
+    problem: InputError | OSError | ValueError | None = None
+    with Progress() as progress:  # a line on stderr, if it is a terminal and this takes > 1 s
+        try:
+            progress.phase(_("loading %(file)s") % {"file": site})
+            loaded = load_site(site)
+            ruleset = load_rules(
+                [bundled_rules_dir(), *(rules or [])], profile or default_profile(loaded)
+            )
+            waiver_list = list(loaded.waivers)
+            for path in waivers or []:
+                waiver_list += read_waivers(path)
+        except InputError as error:
+            problem = error
+        if problem is None:
+            racks = f"{len(loaded.racks):,}"
+            result = audit(
+                loaded,
+                ruleset,
+                as_of=moment.date(),
+                progress=lambda done, total: progress.phase(
+                    _("checking %(racks)s racks: rule %(done)s of %(total)s")
+                    % {"racks": racks, "done": done, "total": total}
+                ),
+            )
+            names = {
+                alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)
+            }
+            waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
+            failure_report = None
+            if with_failures:
+                from facility.analysis.failures import analyse_failures
 
-        # After the waivers: a waived finding counts as failing before the loss, not as new.
-        failure_report = analyse_failures(loaded, ruleset, result)
-    report = ReportInput(
-        result, loaded, ruleset, waiver_report, moment, lang=lang.value, failures=failure_report
-    )
-    try:
-        texts = {fmt: renderer(fmt)(report) for fmt in {stdout_format, *(f for _p, f in jobs)}}
-        if show_passed and "text" in texts:
-            from facility.report.terminal import render_text
+                progress.phase(_("failing each element in turn"))
+                # After the waivers: a waived finding counts as failing before the loss.
+                failure_report = analyse_failures(loaded, ruleset, result)
+            report = ReportInput(
+                result,
+                loaded,
+                ruleset,
+                waiver_report,
+                moment,
+                lang=lang.value,
+                failures=failure_report,
+            )
 
-            texts["text"] = render_text(report, show_passed=True)
-        for path, fmt in jobs:
-            write_atomically(path, texts[fmt], protected=inputs)
-    except (OSError, ValueError) as error:
-        _error(message_of(error))
-        raise typer.Exit(code=2) from None
-    typer.echo(texts[stdout_format], nl=False)
+            def render(fmt: str, path: Path | None = None) -> str | Iterable[str]:
+                if path is not None:
+                    progress.phase(_("writing %(file)s") % {"file": path})
+                if fmt == "text" and show_passed:
+                    from facility.report.terminal import render_text
+
+                    return render_text(report, show_passed=True)
+                return render_pieces(fmt, report)
+
+            try:
+                shown = render(stdout_format)  # a string, or pieces made as they are printed
+                write_all_atomically(
+                    [(path, functools.partial(render, fmt, path)) for path, fmt in jobs],
+                    protected=inputs,
+                )
+            except (OSError, ValueError) as error:
+                problem = error
+    if isinstance(problem, InputError):
+        raise _fail_input(problem)
+    if problem is not None:
+        _error(message_of(problem))
+        raise typer.Exit(code=2)
+    for piece in [shown] if isinstance(shown, str) else shown:
+        sys.stdout.write(piece)
+    sys.stdout.flush()
     failing = {f.severity for f in result.findings if f.status == "fail"}
     if (fail_on is FailOn.error and "error" in failing) or (
         fail_on is FailOn.warning and failing & {"error", "warning"}
@@ -351,7 +390,7 @@ def failures(
         )
     except InputError as error:
         raise _fail_input(error) from None
-    baseline = audit(loaded, ruleset)
+    baseline = audit(loaded, ruleset, as_of=_generated_at(None).date())
     report = analyse_failures(loaded, ruleset, baseline)
     if output_format is OutputFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
@@ -402,7 +441,13 @@ def headroom(
         raise _fail_input(error) from None
     try:
         report = compute_headroom(
-            loaded, ruleset, audit(loaded, ruleset), rack_type, loop=loop, zone=zone, row=row
+            loaded,
+            ruleset,
+            audit(loaded, ruleset, as_of=_generated_at(None).date()),
+            rack_type,
+            loop=loop,
+            zone=zone,
+            row=row,
         )
     except HeadroomError as error:
         from facility.messages import message_of

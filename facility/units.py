@@ -69,6 +69,12 @@ KINDS: dict[str, Kind] = {
         Kind("time", "[time]", "s", "s", "90 s"),
         Kind("acceleration", "[length] / [time] ** 2", "m/s**2", "m/s²", "9.81 m/s**2"),
         Kind("density", "[mass] / [length] ** 3", "kg/m**3", "kg/m³", "1000 kg/m**3"),
+        Kind("data_size", "[data]", "B", "B", "2 TB"),
+        # Two kinds of one dimension, shown differently: network links in Gb/s, storage in GB/s.
+        Kind("bit_rate", "[data] / [time]", "B/s", "B/s", "400 Gb/s"),
+        Kind("data_rate", "[data] / [time]", "B/s", "B/s", "200 GB/s"),
+        Kind("computation", "[compute]", "FLOP", "FLOP", "5e22 FLOP"),
+        Kind("computation_rate", "[compute] / [time]", "FLOP/s", "FLOP/s", "2.5 PFLOP/s"),
         Kind(
             "specific_heat",
             "[length] ** 2 / [time] ** 2 / [temperature]",
@@ -135,6 +141,24 @@ def _normalise_unit(unit: str) -> str:
     return unit.strip()
 
 
+# A data symbol as people write it (b, bit, B, byte, plural, SI or binary prefix) standing alone
+# in a unit string: "Gb/s", "GB", "TiB", "kbit". See units.txt for why pint does not read these.
+_DATA_SYMBOL = re.compile(
+    r"(?<![A-Za-z_])(?P<prefix>k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?"
+    r"(?P<symbol>bits?|bytes?|b|B)(?![A-Za-z_])"
+)
+
+
+def _pint_unit(unit: str) -> str:
+    """``unit`` with its data symbols renamed to facility's data units ("Gb/s" → "Gdata_bit/s")."""
+
+    def rename(match: re.Match[str]) -> str:
+        name = "data_bit" if match["symbol"] in ("b", "bit", "bits") else "data_byte"
+        return (match["prefix"] or "") + name
+
+    return _DATA_SYMBOL.sub(rename, unit)
+
+
 # pint's str() of a dimensionality orders the base dimensions as the unit was written
 # ("lbf" gives "[length] * [mass] / ...", "kN" gives "[mass] * [length] / ..."), so the text
 # is built here in one fixed order, the order of the strings in KINDS.
@@ -173,7 +197,7 @@ def conversion_by_pint(unit: str) -> UnitConversion:
 
     ureg = registry()
     try:
-        parsed = ureg.parse_units(unit) if unit else ureg.dimensionless
+        parsed = ureg.parse_units(_pint_unit(unit)) if unit else ureg.dimensionless
     except (pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError) as exc:
         raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit)) from exc
     dimensionality = _dimension_text(ureg.Quantity(1.0, parsed).dimensionality)
@@ -191,7 +215,7 @@ def conversion_by_pint(unit: str) -> UnitConversion:
     canonical = _canonical_for(dimensionality)
     if canonical is None:  # a dimension no field uses: parse_quantity will refuse it
         return UnitConversion(dimensionality, 1.0, 0.0, False, False)
-    factor = float(ureg.Quantity(1.0, parsed).to(canonical).magnitude)
+    factor = float(ureg.Quantity(1.0, parsed).to(_pint_unit(canonical)).magnitude)
     is_apparent = any("volt_ampere" in name for name in parsed._units)
     return UnitConversion(dimensionality, factor, 0.0, False, False, is_apparent)
 
@@ -258,6 +282,11 @@ _KIND_PHRASES: dict[str, Message] = {
     "acceleration": Message("an acceleration"),
     "density": Message("a density"),
     "specific_heat": Message("a specific heat"),
+    "data_size": Message("a data size"),
+    "bit_rate": Message("a bit rate"),
+    "data_rate": Message("a data rate"),
+    "computation": Message("a computation"),
+    "computation_rate": Message("a computation rate"),
 }
 
 
@@ -281,6 +310,11 @@ _KIND_WORDS: dict[str, Message] = {
     "acceleration": Message("acceleration"),
     "density": Message("density"),
     "specific_heat": Message("specific heat"),
+    "data_size": Message("data size"),
+    "bit_rate": Message("bit rate"),
+    "data_rate": Message("data rate"),
+    "computation": Message("computation"),
+    "computation_rate": Message("computation rate"),
 }
 
 
@@ -509,10 +543,41 @@ COMMON_UNITS = (
     "s",
     "min",
     "h",
+    "d",
+    "day",
+    "days",
+    "week",
     "kg/m**3",
     "m/s**2",
     "J/(kg*K)",
     "kJ/(kg*K)",
+    "B",
+    "kB",
+    "MB",
+    "GB",
+    "TB",
+    "PB",
+    "KiB",
+    "MiB",
+    "GiB",
+    "TiB",
+    "B/s",
+    "kB/s",
+    "MB/s",
+    "GB/s",
+    "TB/s",
+    "Gb/s",
+    "Gbit/s",
+    "Tb/s",
+    "FLOP",
+    "PFLOP",
+    "EFLOP",
+    "ZFLOP",
+    "FLOP/s",
+    "TFLOP/s",
+    "PFLOP/s",
+    "EFLOP/s",
+    "PFLOPS",
 )
 
 

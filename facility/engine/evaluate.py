@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,18 +17,31 @@ from facility.messages import Message
 from facility.model.site import Site
 
 
-def audit(site: Site, ruleset: RuleSet | None = None) -> AuditResult:
-    """Apply every rule of ``ruleset`` (the bundled default profile if None) to ``site``."""
+def audit(
+    site: Site,
+    ruleset: RuleSet | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    as_of: dt.date | None = None,
+) -> AuditResult:
+    """Apply every rule of ``ruleset`` (the bundled default profile if None) to ``site``.
+
+    ``progress(done, total)`` is called after each rule (for a progress indicator).
+    ``as_of`` is the report date; a rule on the age of evidence is not evaluated without it."""
     if ruleset is None:
         from facility.engine.rules import load_rules
 
         ruleset = load_rules(profile=default_profile(site))
     with paused_gc():
-        return _audit(site, ruleset)
+        return _audit(site, ruleset, progress, as_of)
 
 
-def _audit(site: Site, ruleset: RuleSet) -> AuditResult:
-    ctx = Context(site, ruleset.assumptions)
+def _audit(
+    site: Site,
+    ruleset: RuleSet,
+    progress: Callable[[int, int], None] | None = None,
+    as_of: dt.date | None = None,
+) -> AuditResult:
+    ctx = Context(site, ruleset.assumptions, as_of=as_of)
     result = AuditResult(
         site.info.name,
         site.file,
@@ -40,12 +55,14 @@ def _audit(site: Site, ruleset: RuleSet) -> AuditResult:
         },
     )
     all_scopes = scopes()
-    for rule in ruleset.rules:
+    for done, rule in enumerate(ruleset.rules, 1):
         scope = all_scopes[rule.spec.scope]
         for entity_id, entity in scope.entities(site):
             finding = _apply(ctx, rule, entity_id, entity)
             if finding is not None:
                 result.findings.append(finding)
+        if progress is not None:
+            progress(done, len(ruleset.rules))
     return result
 
 
@@ -124,45 +141,44 @@ def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | N
             missing.append(value.missing or Message("%(name)s is unknown", name=name))
         else:
             env[name] = value.value
-    location = ctx.site.where(rule.spec.scope, entity_id)
-    common: dict[str, Any] = dict(
-        rule=rule.code,
-        name=rule.spec.name,
-        title=rule.spec.title,
-        area=rule.spec.area,
-        severity=rule.severity,
-        entity_kind=rule.spec.scope,
-        entity_id=entity_id,
-        location=location,
-        kind=rule.kind,
-    )
+    location = ctx.site.where(scope, entity_id)
+    head = (rule.code, rule.spec.name, rule.spec.title, rule.spec.area, rule.severity)
+
+    def not_evaluated(reasons: tuple[str, ...]) -> Finding:
+        return Finding(
+            *head, "not_evaluated", scope, entity_id, location, rule.kind, missing=reasons
+        )
+
     if rule.when is not None:
         when_missing = [
             values[n].missing for n in rule.when.names if n in values and values[n].value is None
         ]
         if when_missing:
-            return Finding(
-                status="not_evaluated", missing=tuple(m or "" for m in when_missing), **common
-            )  # type: ignore[arg-type]
+            return not_evaluated(tuple(m or "" for m in when_missing))
         if not rule.when.evaluate(env):
             return None  # the rule does not apply to this entity
     if missing:
-        return Finding(status="not_evaluated", missing=tuple(dict.fromkeys(missing)), **common)  # type: ignore[arg-type]
+        return not_evaluated(tuple(dict.fromkeys(missing)))
     try:
         observed = rule.observed.evaluate(env)
         limit = rule.limit.evaluate(env)
         holds = bool(rule.condition.evaluate({**env, "observed": observed, "limit": limit}))
     except ZeroDivisionError:
-        reason = Message("%(rule)s's expressions divide by zero for this entity", rule=rule.code)
-        return Finding(status="not_evaluated", missing=(reason,), **common)  # type: ignore[arg-type]
+        return not_evaluated(
+            (Message("%(rule)s's expressions divide by zero for this entity", rule=rule.code),)
+        )
     margin, relation = _margin(plan, observed, limit)
     return Finding(
-        status="pass" if holds else "fail",
-        observed=_explained(rule.observed.text, observed, values),
-        limit=_explained(rule.limit.text, limit, values, rule),
-        margin=margin,
-        relation=relation,
-        **common,  # type: ignore[arg-type]
+        *head,
+        "pass" if holds else "fail",
+        scope,
+        entity_id,
+        location,
+        rule.kind,
+        _explained(rule.observed.text, observed, values),
+        _explained(rule.limit.text, limit, values, rule),
+        margin,
+        relation,
     )
 
 
@@ -173,6 +189,8 @@ def _explained(
     name = text.strip()
     if name in values:
         v = values[name]
+        if v.value == value:
+            return v  # the derived value itself (shared: a campus has 100,000s of these)
         return Value(value, v.formula, v.inputs)
     if rule is not None and name in rule.parameters:
         p = rule.parameters[name]

@@ -74,6 +74,11 @@ _BASE: dict[str, dict[str, int]] = {
     "density": {"mass": 1, "length": -3},
     "acceleration": {"length": 1, "time": -2},
     "specific_heat": {"length": 2, "time": -2, "temperature": -1},
+    "data_size": {"data": 1},
+    "bit_rate": {"data": 1, "time": -1},
+    "data_rate": {"data": 1, "time": -1},
+    "computation": {"computation": 1},
+    "computation_rate": {"computation": 1, "time": -1},
 }
 
 

@@ -13,6 +13,7 @@ The area modules (``facility.engine.derive_*``) register their quantities with
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +74,7 @@ class Context:
     assumptions: Assumptions
     cache: dict[tuple[str, str, str], Value] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)  # shared aggregates of the area modules
+    as_of: dt.date | None = None  # the report date, for the age of evidence (cluster rules)
 
     def get(self, scope: str, name: str, entity: Any) -> Value:
         key = (scope, name, entity_id(entity))
@@ -124,7 +126,13 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
     """Every derived quantity by scope and name."""
     global _LOADED
     if not _LOADED:  # importing the area modules registers their quantities
-        from facility.engine import derive_air, derive_floor, derive_liquid, derive_power  # noqa: F401
+        from facility.engine import (  # noqa: F401
+            derive_air,
+            derive_cluster,
+            derive_floor,
+            derive_liquid,
+            derive_power,
+        )
 
         _LOADED = True
     return _QUANTITIES

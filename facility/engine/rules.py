@@ -44,7 +44,7 @@ from facility.units import KINDS, QuantityError, conversion, kind_word, parse_qu
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-AREAS = ("power", "liquid", "air", "floor")
+AREAS = ("power", "liquid", "air", "floor", "cluster")
 
 
 def bundled_rules_dir() -> Path:
@@ -70,7 +70,7 @@ class RuleFile(Strict):
     code: str = Field(pattern=r"^[A-Z]{2,5}-\d{3}$")
     name: str = Field(pattern=r"^[a-z]+(\.[a-z_]+)+$")
     title: str
-    area: Literal["power", "liquid", "air", "floor"]
+    area: Literal["power", "liquid", "air", "floor", "cluster"]
     scope: str
     severity: Severity
     tags: list[str] = []
@@ -229,6 +229,14 @@ def load_rules(
     dirs = directories if directories is not None else [bundled_rules_dir()]
     specs: list[tuple[RuleFile, SourceMap]] = []
     for directory in dirs:
+        if not directory.is_dir():  # a mistyped --rules must not quietly audit without them
+            missing = (
+                Message("not a directory of rule files")
+                if directory.exists()
+                else Message("rules directory not found")
+            )
+            loader.problems.append(Problem(Location(str(directory), 1, 1), "", missing))
+            continue
         for path in _rule_files(directory):
             try:
                 data, source = loader.read(path)
@@ -492,7 +500,8 @@ def _check_rule(
             )
         kind = _kind_of(observed.type, observed, quantities, parameters)
     condition = None
-    if observed is not None and limit is not None:
+    if observed is not None and limit is not None and observed.type == limit.type:
+        # (when they differ, the 'limit' problem above says it once)
         condition = compile_field(
             "condition", spec.condition, {**names, "observed": observed.type, "limit": limit.type}
         )

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from facility.model.base import Strict
+from facility.model.cluster import Cluster
 from facility.model.cooling import Cooling
 from facility.model.equipment import RackType
 from facility.model.fields import PositiveFraction
@@ -37,6 +38,11 @@ class SiteDocument(Strict):
     """A hall (or campus) as the engineer wrote it."""
 
     schema_version: Literal[1] = 1
+    extends: str | list[str] | None = Field(
+        None,
+        description="Base site file(s) this file is merged over, relative to this file "
+        "(applied in order; see docs/layering.md)",
+    )
     site: SiteInfo
     conventions: Conventions = Conventions()
     rooms: list[Room] = []
@@ -48,6 +54,9 @@ class SiteDocument(Strict):
     racks: list[Rack] = []
     waivers: list[Waiver] = Field(
         [], description="Accepted findings: rule, entity, reason, owner, expiry"
+    )
+    cluster: Cluster | None = Field(
+        None, description="The cluster the supernodes form: network, storage, plan, evidence"
     )
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from facility import catalog
 from facility.gcpause import paused_gc
 from facility.messages import Join, Message, message_of
+from facility.model.cluster import resolve_cluster
 from facility.model.cooling import AirUnit, CduFigures
 from facility.model.document import SiteDocument
 from facility.model.equipment import RackFigures, RackType, inconsistencies
@@ -25,6 +26,7 @@ from facility.model.power import PduType
 from facility.model.racks import PduGroup, RackPlacement
 from facility.model.racks import Rack as RackSpec
 from facility.model.site import (
+    Layer,
     Pdu,
     Provenance,
     Rack,
@@ -47,12 +49,21 @@ IMPLICIT_ROOM = "hall"
 
 
 def load_site(path: str | Path) -> Site:
-    """Load, validate and resolve one site file (YAML or JSON)."""
+    """Load, validate and resolve one site file (YAML or JSON), over its bases if it has
+    ``extends:`` (:mod:`facility.model.layers`)."""
     path = Path(path)
     with paused_gc():
         data, source, raw = read_document(path)
+        sha256 = hashlib.sha256(raw).hexdigest()
+        layers = [Layer(str(path), sha256)]
+        if isinstance(data, dict) and "extends" in data:
+            from facility.model.layers import apply_extends
+
+            data, source, layers = apply_extends(path, data, source, sha256)
         document = validate_document(data, source)
-        return resolve(document, source, hashlib.sha256(raw).hexdigest())
+        site = resolve(document, source, sha256)
+        site.layers = layers
+        return site
 
 
 def validate_document(data: Any, source: SourceMap) -> SiteDocument:
@@ -113,7 +124,11 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
     return tuple(path)
 
 
-def _duplicate(kind: str, entity_id: str, first: Location) -> Message:
+def _duplicate(kind: str, entity_id: str, first: Location, given: str = "") -> Message:
+    if given and first.file != given:  # a layered site: the first one is in a base file
+        return Message(
+            "duplicate id '%(id)s' (first defined at %(where)s)", id=entity_id, where=str(first)
+        )
     make = _DUPLICATE.get(kind)
     if make is not None:
         return make(entity_id, first.line)
@@ -225,7 +240,7 @@ class _Resolver:
             where = (*path, i, "id")
             if entity_id in found:
                 first = self.locations[(kind, entity_id)]
-                self.problem(where, _duplicate(kind, entity_id, first))
+                self.problem(where, _duplicate(kind, entity_id, first, self.source.file))
                 continue
             found[entity_id] = item
             self.locations[(kind, entity_id)] = self.source.locate(where)
@@ -402,6 +417,7 @@ class _Resolver:
 
         racks = self.racks(rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream)
         pdus = self.pdus
+        cluster = resolve_cluster(self, doc.cluster, racks)
 
         if self.problems:
             self.problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
@@ -424,6 +440,7 @@ class _Resolver:
             air_units=air_units,
             locations=self.locations,
             waivers=[(w, self.source.locate(("waivers", i))) for i, w in enumerate(doc.waivers)],
+            cluster=cluster,
         )
 
     def check_power_cycles(self, items: list[Any]) -> None:
@@ -497,7 +514,7 @@ class _Resolver:
                     Problem(
                         location,
                         field_name(id_path),
-                        _duplicate("rack", rack_id, seen[rack_id]),
+                        _duplicate("rack", rack_id, seen[rack_id], self.source.file),
                     )
                 )
                 continue
@@ -660,7 +677,7 @@ class _Resolver:
                 declared = (*group_path, "names", k) if usable else group_path
                 if name in self.pdus:
                     first = self.pdu_declared[name]
-                    self.problem(declared, _duplicate("PDU", name, first))
+                    self.problem(declared, _duplicate("PDU", name, first, self.source.file))
                     continue
                 self.pdus[name] = pdu
                 self.pdu_declared[name] = self.source.locate(declared)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from facility.model.cluster import ResolvedCluster
 from facility.model.cooling import AirUnit, Cdu, CduFigures, Coolant, FacilityWater, TcsLoop
 from facility.model.document import Conventions, SiteInfo
 from facility.model.equipment import RackFigures
@@ -29,6 +30,15 @@ class Provenance:
     confidence: str | None = None
     assumption: bool = False
     location: Location | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """One file of a site: the file given, or a base it ``extends:`` (see
+    :mod:`facility.model.layers`), with the SHA-256 of its bytes."""
+
+    file: str
+    sha256: str
 
 
 @dataclass(slots=True)
@@ -107,6 +117,9 @@ class Site:
     air_units: dict[str, AirUnit]
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
     waivers: list[tuple[Waiver, Location]] = field(default_factory=list)
+    cluster: ResolvedCluster | None = None  # facility.model.cluster; None without 'cluster:'
+    # Every file of the site in the order applied: bases first, the file given last.
+    layers: list[Layer] = field(default_factory=list)
 
     def where(self, kind: str, entity_id: str) -> Location | None:
         """Where the entity of ``kind`` with ``entity_id`` was written."""

@@ -87,10 +87,20 @@ class InputError(Exception):
 
 @dataclass(slots=True)
 class SourceMap:
-    """Where each value of a document was written: data path -> location."""
+    """Where each value of a document was written: data path -> location.
+
+    A position is ``(line, column)`` in the file ``written_in`` (``file`` unless set), or
+    ``(file, line, column)`` for a value of a layered site that came from another file
+    (:mod:`facility.model.layers`). ``file`` is always the file that was given.
+    """
 
     file: str
-    positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    positions: dict[Path_, tuple[int, int] | tuple[str, int, int]] = field(default_factory=dict)
+    written_in: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.written_in:
+            self.written_in = self.file
 
     def locate(self, path: Path_) -> Location:
         """The location of ``path``, or of its nearest written ancestor."""
@@ -98,10 +108,14 @@ class SourceMap:
         while path:
             found = self.positions.get(path)
             if found is not None:
-                return Location(self.file, *found)
+                if len(found) == 2:
+                    return Location(self.written_in, *found)  # type: ignore[arg-type]
+                return Location(*found)  # type: ignore[arg-type]
             path = path[:-1]
         found = self.positions.get((), (1, 1))
-        return Location(self.file, *found)
+        if len(found) == 2:
+            return Location(self.written_in, *found)  # type: ignore[arg-type]
+        return Location(*found)  # type: ignore[arg-type]
 
 
 def field_name(path: Path_) -> str:
@@ -178,10 +192,22 @@ class _Builder:
                 self.source.positions[child] = (mark.line + 1, mark.column + 1)
                 items.append(self.build(item, child))
             return items
-        value = self.scalars.construct_object(node, deep=True)
         if node.tag == "tag:yaml.org,2002:timestamp":
-            return node.value  # dates stay text: ISO 8601, as written
-        return value
+            return node.value  # dates stay text: ISO 8601, as written (a bad date: pydantic's)
+        try:
+            return self.scalars.construct_object(node, deep=True)
+        except (ValueError, KeyError, IndexError):  # !!int "x", or more digits than Python reads
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            if len(node.value) > 1000:
+                message = Message(
+                    "a value of %(n)s characters is too long to read as %(tag)s",
+                    n=format(len(node.value), ","),
+                    tag=tag,
+                )
+            else:
+                message = Message("cannot read '%(value)s' as %(tag)s", value=node.value, tag=tag)
+            self.problem(node, path, message)
+            return None
 
 
 class _AliasBomb(Exception):
@@ -224,15 +250,16 @@ def decode(raw: bytes, file: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
+        start = exc.start + (3 if raw.startswith(b"\xef\xbb\xbf") else 0)  # after a BOM
+        before = raw[:start]
         line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        column = start - (before.rfind(b"\n") + 1) + 1
         raise InputError(
             [
                 Problem(
                     Location(file, line, column),
                     "",
-                    Message("not UTF-8 text (byte 0x%(byte)s)", byte=format(raw[exc.start], "02x")),
+                    Message("not UTF-8 text (byte 0x%(byte)s)", byte=format(raw[start], "02x")),
                 )
             ]
         ) from None
@@ -259,7 +286,15 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        # PyYAML's words, the problem first: "did not find expected key (while parsing a
+        # block mapping at line 1)".
+        message = str(exc.problem or exc.context or "")
+        if exc.problem and exc.context:
+            started = exc.context_mark
+            if started is not None and (mark is None or started.line != mark.line):
+                message += f" ({exc.context} at line {started.line + 1})"
+            else:
+                message += f" ({exc.context})"
         raise InputError(
             [
                 Problem(

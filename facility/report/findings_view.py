@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from facility.engine.findings import Finding
@@ -28,8 +29,14 @@ def text_of(value: float | None, kind: str) -> str:
 def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
     if value is None:
         return None
+    shown, unit, text = _quantity_parts(value, kind)
+    return {"value": shown, "unit": unit, "text": text}
+
+
+@functools.lru_cache(maxsize=1 << 16)  # repeated figures of a campus, formatted once
+def _quantity_parts(value: float, kind: str) -> tuple[float, str, str]:
     shown = display_value(value, kind) if kind in DISPLAY else value
-    return {"value": round(shown, 6), "unit": unit_of(kind), "text": text_of(value, kind)}
+    return round(shown, 6), unit_of(kind), text_of(value, kind)
 
 
 def working(value: Value | None, kind: str) -> str:

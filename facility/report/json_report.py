@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from facility import __version__
 from facility.engine.findings import AuditResult, Finding
 from facility.model.waivers import Waiver
+from facility.printable import json_inert
 from facility.report.context import ReportInput
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.i18n import DEFAULT_LANGUAGE, using_language
@@ -55,12 +57,22 @@ def result_json(result: AuditResult) -> dict[str, Any]:
 
 
 def _result_json(result: AuditResult) -> dict[str, Any]:
+    data = _result_head(result)
+    data["findings"] = [finding_json(f) for f in _sorted(result)]
+    return data
+
+
+def _sorted(result: AuditResult) -> list[Finding]:
+    return sorted(result.findings, key=lambda f: (f.rule, f.entity_kind, f.entity_id))
+
+
+def _result_head(result: AuditResult) -> dict[str, Any]:
+    """Everything of the result but its findings."""
     counts = result.counts()
     failing: dict[str, int] = {"error": 0, "warning": 0, "info": 0}
     for f in result.findings:
         if f.status == "fail":
             failing[f.severity] += 1
-    findings = sorted(result.findings, key=lambda f: (f.rule, f.entity_kind, f.entity_id))
     return {
         "schema": SCHEMA,
         "tool": {"name": "facility", "version": __version__},
@@ -76,44 +88,52 @@ def _result_json(result: AuditResult) -> dict[str, Any]:
         },
         "verdict": result.verdict,
         "counts": {**counts, "failing_by_severity": failing},
-        "findings": [finding_json(f) for f in findings],
     }
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  # a str as JSON, as above
+
+
 def _line(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return json_inert(_ENCODER.encode(value))
 
 
-def _dumps(data: dict[str, Any]) -> str:
+def _chunks(
+    data: dict[str, Any], findings: Iterable[dict[str, Any] | str], failures: dict[str, Any] | None
+) -> Iterator[str]:
     """Indented JSON with one finding per line: readable, diffable, and fast on 100,000s of
-    findings (the C encoder runs only without ``indent``). The single-failure section, when
-    there is one, comes before the findings, one scenario per line."""
-    findings = data.pop("findings")
-    failures = data.pop("failures", None)
-    head = json.dumps(data, indent=2, ensure_ascii=False)
-    body = ",\n".join("    " + _line(f) for f in findings)
-    data["findings"] = findings
-    middle = ""
+    findings (the C encoder runs only without ``indent``). Yields the text piece by piece, so a
+    campus's findings are never all held as dicts or as one string. The single-failure section,
+    when there is one, comes before the findings, one scenario per line."""
+    head = json_inert(json.dumps(data, indent=2, ensure_ascii=False))
+    yield head[:-2]
     if failures is not None:
-        data["failures"] = failures
         scenarios = ",\n".join("      " + _line(s) for s in failures["scenarios"])
         fields = "".join(
             f"\n    {json.dumps(k)}: {_line(v)}," for k, v in failures.items() if k != "scenarios"
         )
-        middle = (
+        yield (
             ',\n  "failures": {'
             + fields
             + '\n    "scenarios": ['
             + (f"\n{scenarios}\n    ]" if scenarios else "]")
             + "\n  }"
         )
-    return (
-        head[:-2]
-        + middle
-        + ',\n  "findings": [\n'
-        + body
-        + ("\n  ]\n}\n" if findings else "  ]\n}\n")
-    )
+    yield ',\n  "findings": ['
+    first = True
+    for finding in findings:  # a dict, or a line already written
+        text = finding if isinstance(finding, str) else _line(finding)
+        yield ("\n    " if first else ",\n    ") + text
+        first = False
+    yield "  ]\n}\n" if first else "\n  ]\n}\n"
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    rest = dict(data)
+    findings = rest.pop("findings")
+    failures = rest.pop("failures", None)
+    return "".join(_chunks(rest, findings, failures))
 
 
 def render_json(result: AuditResult) -> str:
@@ -122,11 +142,15 @@ def render_json(result: AuditResult) -> str:
 
 def render_report_json(report: ReportInput) -> str:
     """The JSON result, with the waivers that applied, expired or matched nothing."""
-    data = result_json(report.result)
+    return "".join(iter_report_json(report))
+
+
+def iter_report_json(report: ReportInput) -> Iterator[str]:
+    """:func:`render_report_json` piece by piece (what ``facility check`` writes)."""
+    result = report.result
+    with using_language(DEFAULT_LANGUAGE):
+        data = _result_head(result)
     data["generated_at"] = report.generated_at.isoformat()
-    for finding in data["findings"]:
-        waiver = report.waivers.by_finding.get(finding["id"])
-        finding["waiver"] = None if waiver is None else waiver_json(waiver)
     data["waivers"] = [
         {
             **waiver_json(r.waiver),
@@ -140,11 +164,70 @@ def render_report_json(report: ReportInput) -> str:
         }
         for r in report.waivers.records
     ]
+    failures = None
     if report.failures is not None:
         from facility.report.failures_report import failures_data  # it imports this module
 
-        data["failures"] = failures_data(report.failures)
-    return _dumps(data)
+        failures = failures_data(report.failures)
+    by_finding = report.waivers.by_finding
+    lines = _FindingLines()
+
+    def findings() -> Iterator[str]:
+        for f in _sorted(result):
+            waiver = by_finding.get(f.id)
+            yield lines.line(f, None if waiver is None else waiver_json(waiver))
+
+    yield from _chunks(data, findings(), failures)
+
+
+class _FindingLines:
+    """Each finding's line of the JSON result, as ``_line(finding_json(f) + waiver)`` writes it,
+    made from parts: a campus's 100,000s of findings repeat a few hundred distinct rule texts
+    and (observed, limit, margin, message, working) sets — identical racks, identical PDUs —
+    which are encoded once and reused. English only (the JSON result's language)."""
+
+    def __init__(self) -> None:
+        self.rules: dict[tuple[str, ...], str] = {}
+        self.middles: dict[tuple[Any, ...], str] = {}
+        self.files: dict[str, str] = {}
+
+    def line(self, f: Finding, waiver: dict[str, Any] | None) -> str:
+        rule_key = (f.rule, f.name, f.title, f.area, f.severity)
+        rule = self.rules.get(rule_key)
+        if rule is None:
+            rule = self.rules[rule_key] = _members(dict(zip(_RULE_KEYS, rule_key, strict=True)))
+        middle_key: tuple[Any, ...] = (f.rule, f.status, f.kind, f.observed, f.limit)
+        middle_key += (f.margin, f.relation, f.missing)
+        middle = self.middles.get(middle_key)
+        if middle is None:
+            with using_language(DEFAULT_LANGUAGE):
+                whole = finding_json(f)
+            middle = _members({key: whole[key] for key in _MIDDLE_KEYS})
+            if len(self.middles) < 200_000:  # bounded: a site of all-different racks
+                self.middles[middle_key] = middle
+        where = f.location
+        if where is None:
+            source = "null"
+        else:
+            file = self.files.get(where.file)
+            if file is None:
+                file = self.files[where.file] = _string(where.file)
+            source = f'{{"file": {file}, "line": {where.line}, "column": {where.column}}}'
+        return json_inert(
+            f'{{"id": {_string(f.id)}, {rule}, "status": {_string(f.status)}, '
+            f'"entity": {{"kind": {_string(f.entity_kind)}, "id": {_string(f.entity_id)}}}, '
+            f'{middle}, "source": {source}, '
+            f'"waiver": {"null" if waiver is None else _line(waiver)}}}'
+        )
+
+
+_RULE_KEYS = ("rule", "name", "title", "area", "severity")
+_MIDDLE_KEYS = ("observed", "limit", "relation", "margin", "message", "how", "missing")
+
+
+def _members(part: dict[str, Any]) -> str:
+    """``{"a": 1, "b": 2}`` -> ``"a": 1, "b": 2`` as ``_line`` writes them."""
+    return _line(part)[1:-1]
 
 
 def waiver_json(waiver: Waiver) -> dict[str, Any]:

@@ -19,7 +19,8 @@ Counts on every suite and on ``<testsuites>``: ``tests``, ``failures``, ``errors
 an audit that cannot run exits 2 and writes no report) and ``skipped`` (not evaluated plus
 waived). Strings are escaped by ElementTree, and characters XML 1.0 cannot carry (control
 characters, lone surrogates, U+FFFE/U+FFFF) are removed first, so the document is always
-well-formed. The only time in it is the report's ``generated_at``, so the same input gives the
+well-formed; so are DEL, the C1 and the bidi controls, which XML can carry but no viewer
+should act on. The only time in it is the report's ``generated_at``, so the same input gives the
 same bytes.
 
 Suite names (code and title), requirements, messages and texts are in the report's language;
@@ -44,12 +45,16 @@ from facility.report.words import entity_kind_name
 
 __all__ = ["clean", "details", "junit_tree", "render_junit", "waiver_text"]
 
-# Characters outside XML 1.0's Char production.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Characters outside XML 1.0's Char production, and those it allows but a dashboard or a
+# terminal would act on: CR, DEL, the C1 controls, bidi controls and the line separators.
+_NOT_XML = re.compile(
+    "[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    "|[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
 
 
 def clean(text: object) -> str:
-    """``text`` as a string XML 1.0 can hold: characters it forbids are dropped."""
+    """``text`` as a string XML 1.0 can hold, inert: the characters above are dropped."""
     return _NOT_XML.sub("", str(text))
 
 

@@ -7,7 +7,7 @@ pay for Jinja2 or XML.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from facility.messages import Message
@@ -42,6 +42,21 @@ def renderer(fmt: str) -> Callable[[ReportInput], str]:
         raise ValueError(
             Message("the %(format)s report is not available in this version", format=fmt)
         ) from None
+
+
+# format -> "module:function" yielding the text in pieces (large reports stream to disk).
+STREAMERS: dict[str, str] = {
+    "json": "facility.report.json_report:iter_report_json",
+}
+
+
+def render_pieces(fmt: str, report: ReportInput) -> str | Iterable[str]:
+    """The report of ``fmt``: in pieces where the format streams, else as one string."""
+    if fmt in STREAMERS:
+        module, function = STREAMERS[fmt].split(":")
+        pieces: Iterable[str] = getattr(importlib.import_module(module), function)(report)
+        return pieces
+    return renderer(fmt)(report)
 
 
 def format_for(path: Path) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 from facility.units import to_unit
@@ -26,7 +27,39 @@ DISPLAY: dict[str, tuple[str, str, int]] = {
     "density": ("kg/m**3", "kg/m³", 1),
     "acceleration": ("m/s**2", "m/s²", 3),
     "specific_heat": ("kJ/(kg*K)", "kJ/(kg·K)", 3),
+    "data_size": ("GB", "GB", 1),
+    "bit_rate": ("Gb/s", "Gb/s", 0),
+    "data_rate": ("GB/s", "GB/s", 1),
+    "computation": ("FLOP", "FLOP", 0),
+    "computation_rate": ("PFLOP/s", "PFLOP/s", 2),
 }
+
+# Kinds whose figures span many orders of magnitude are shown in the largest unit that keeps
+# the number at 1 or more (a 3-minute checkpoint write and a 30-day training run; a 150 kB
+# switch buffer and a 1 TB checkpoint): (unit as pint reads it, symbol, decimals), smallest first.
+# Their JSON value stays in the DISPLAY unit. Computation is shown as a power of ten.
+ADAPTIVE: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "time": (("s", "s", 0), ("min", "min", 1), ("h", "h", 1), ("d", "d", 1)),
+    "data_size": (("B", "B", 0), ("kB", "kB", 0), ("MB", "MB", 1), ("GB", "GB", 1),
+                  ("TB", "TB", 2), ("PB", "PB", 2)),
+    "data_rate": (("B/s", "B/s", 0), ("kB/s", "kB/s", 0), ("MB/s", "MB/s", 1),
+                  ("GB/s", "GB/s", 1), ("TB/s", "TB/s", 2)),
+}  # fmt: skip
+
+
+def _adaptive(value: float, kind: str) -> str:
+    if kind == "computation":
+        mantissa, exponent = f"{value:.2e}".split("e")
+        return f"{mantissa}e{int(exponent)} FLOP"
+    units = ADAPTIVE[kind]
+    chosen = units[0]
+    for candidate in units:
+        # times switch to the next unit at twice it (90 s, 1.5 h), sizes at the unit itself
+        switch = 2.0 if kind == "time" else 1.0
+        if abs(value) >= switch / to_unit(1.0, kind, candidate[0]):  # 1 unit in canonical
+            chosen = candidate
+    unit, symbol, places = chosen
+    return f"{to_unit(value, kind, unit):,.{places}f} {symbol}"
 
 
 def display_value(value: float, kind: str) -> float:
@@ -39,6 +72,14 @@ def format_quantity(value: float | None, kind: str, decimals: int | None = None)
     """``132000.0, "power"`` -> ``"132.0 kW"``; ``None`` -> ``"—"``."""
     if value is None:
         return "—"
+    if decimals is None:
+        return _format_default(value, kind)
+    return _format(value, kind, decimals)
+
+
+def _format(value: float, kind: str, decimals: int | None) -> str:
+    if decimals is None and (kind in ADAPTIVE or kind == "computation") and math.isfinite(value):
+        return _adaptive(value, kind)
     unit, symbol, default_decimals = DISPLAY[kind]
     shown = to_unit(value, kind, unit)
     if not math.isfinite(shown):
@@ -46,3 +87,10 @@ def format_quantity(value: float | None, kind: str, decimals: int | None = None)
     places = default_decimals if decimals is None else decimals
     text = f"{shown:,.{places}f}"
     return f"{text} {symbol}" if symbol != "%" else f"{text} %"
+
+
+# A campus repeats the same few hundred figures across 100,000s of findings (identical racks,
+# PDUs and limits): format each (value, kind) once. Bounded, and pure (no language involved).
+@functools.lru_cache(maxsize=1 << 16)
+def _format_default(value: float, kind: str) -> str:
+    return _format(value, kind, None)

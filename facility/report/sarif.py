@@ -33,6 +33,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import quote
@@ -42,6 +43,7 @@ from facility.engine.findings import Finding
 from facility.engine.rules import Rule, RuleText
 from facility.model.source import Location
 from facility.model.waivers import Waiver
+from facility.printable import json_inert
 from facility.report.context import ReportInput
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.i18n import DEFAULT_LANGUAGE, N_, _, pgettext, using_language
@@ -120,6 +122,16 @@ def notification_descriptors() -> list[dict[str, Any]]:
     ]
 
 
+# Markdown that would make markup of a rule file's words: raw HTML, links, code, emphasis
+# (``_`` inside a word emphasises nothing), a heading at the start.
+_MARKDOWN_ACTIVE = re.compile(r"[\\`*\[\]<>&]|(?<!\w)_|_(?!\w)|^#")
+
+
+def inert_markdown(text: str) -> str:
+    """A rule file's words as inert Markdown text (backslash escapes)."""
+    return _MARKDOWN_ACTIVE.sub(lambda m: "\\" + m.group(), text)
+
+
 def _help(rule: Rule, words: RuleText) -> dict[str, str]:
     spec = rule.spec
     requirement = " ".join(words.requirement.split())
@@ -131,20 +143,25 @@ def _help(rule: Rule, words: RuleText) -> dict[str, str]:
         _("Why: %(text)s") % {"text": why},
     ]
     markdown = [
-        f"**{spec.code} {words.title}**",
+        f"**{spec.code} {inert_markdown(words.title)}**",
         "",
-        _("**Requirement.** %(text)s") % {"text": requirement},
+        _("**Requirement.** %(text)s") % {"text": inert_markdown(requirement)},
         "",
         _("**Condition.** `%(condition)s` with observed = `%(observed)s`, limit = `%(limit)s`")
         % {"condition": spec.condition, "observed": spec.observed, "limit": spec.limit},
         "",
-        _("**Why it matters.** %(text)s") % {"text": why},
+        _("**Why it matters.** %(text)s") % {"text": inert_markdown(why)},
     ]
     if known:
         text += ["", _("Known problems: %(text)s") % {"text": known}]
-        markdown += ["", _("**Known problems.** %(text)s") % {"text": known}]
+        markdown += ["", _("**Known problems.** %(text)s") % {"text": inert_markdown(known)}]
     text += ["", _("References:"), *(f"- {ref}" for ref in spec.references)]
-    markdown += ["", _("**References.**"), "", *(f"- {ref}" for ref in spec.references)]
+    markdown += [
+        "",
+        _("**References.**"),
+        "",
+        *(f"- {inert_markdown(ref)}" for ref in spec.references),
+    ]
     return {"text": "\n".join(text), "markdown": "\n".join(markdown)}
 
 
@@ -372,4 +389,4 @@ def render_sarif(report: ReportInput) -> str:
     in the report's language."""
     with using_language(report.lang):
         log = sarif_log(report)
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_inert(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

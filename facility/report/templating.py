@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from facility.printable import printable
 from facility.report.charts import floor_plan_svg, utilisation_svg
 from facility.report.i18n import DEFAULT_LANGUAGE, translations_for
 
@@ -111,5 +112,7 @@ def environment(kind: Kind, lang: str = DEFAULT_LANGUAGE) -> Environment:
 
 
 def render(kind: Kind, template: str, lang: str, **context: Any) -> str:
-    """Render ``template`` of ``kind`` with ``context``."""
-    return str(environment(kind, lang).get_template(template).render(**context))
+    """Render ``template`` of ``kind`` with ``context``. Control and bidi characters that came
+    in with a name are shown as escapes (``\\x1b``), never raw (:mod:`facility.printable`)."""
+    text = str(environment(kind, lang).get_template(template).render(**context))
+    return printable(text, keep="\n\t")

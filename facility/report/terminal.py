@@ -1,7 +1,9 @@
 """The terminal summary of `facility check`: verdict, counts, failing findings.
 
 Written in the report's language (:mod:`facility.report.i18n`); rule titles come from the
-rule files' own text in that language.
+rule files' own text in that language. Every text from the input (names, ids, messages that
+quote them, waiver reasons) is shown through :func:`~facility.printable.printable`: control and
+bidi characters escaped, so a name cannot move the cursor, clear the screen or fake a line.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Mapping
 
 from facility.engine.findings import AuditResult
 from facility.engine.rules import SEVERITY_ORDER
+from facility.printable import printable
 from facility.report.context import ReportInput
 from facility.report.findings_view import message, missing_text, working
 from facility.report.i18n import _, pgettext, using_language
@@ -51,6 +54,7 @@ def _area_key(area: str) -> str:
         "liquid": pgettext("terminal area", "liquid"),
         "air": pgettext("terminal area", "air"),
         "floor": pgettext("terminal area", "floor"),
+        "cluster": pgettext("terminal area", "cluster"),
     }
     return words.get(area, area)
 
@@ -71,19 +75,23 @@ def summary_text(
     titles = titles or {}
     lines = [
         _("%(site)s — %(file)s (sha256 %(sha)s…)")
-        % {"site": result.site_name, "file": result.site_file, "sha": result.site_sha256[:12]},
+        % {
+            "site": printable(result.site_name),
+            "file": printable(result.site_file),
+            "sha": result.site_sha256[:12],
+        },
         _(
             "profile %(profile)s, rules %(rules)s; electrical checks at %(electrical)s power, "
             "thermal at %(thermal)s"
         )
         % {
-            "profile": result.profile,
+            "profile": printable(result.profile),
             "rules": result.rules_version,
             "electrical": _basis(result.assumptions["electrical_power_basis"]),
             "thermal": _basis(result.assumptions["thermal_power_basis"]),
         },
         "",
-        *(key_figures or []),
+        *(printable(line) for line in key_figures or []),
         *([""] if key_figures else []),
         _("verdict: %(verdict)s") % {"verdict": _verdict_text(result.verdict)},
     ]
@@ -116,17 +124,18 @@ def summary_text(
         if (f.rule, f.severity) != current:
             current = (f.rule, f.severity)
             last_working = None
-            title = titles.get(f.rule, f.title)
+            title = printable(titles.get(f.rule, f.title))
             lines += ["", f"{_severity_heading(f.severity)} {f.rule} {title}"]
         where = (
-            _(" (%(file)s:%(line)s)") % {"file": f.location.file, "line": f.location.line}
+            _(" (%(file)s:%(line)s)")
+            % {"file": printable(f.location.file), "line": f.location.line}
             if f.location
             else ""
         )
         lines.append(
             "  "
             + _("%(entity)s%(where)s: %(message)s")
-            % {"entity": f.entity_id, "where": where, "message": message(f)}
+            % {"entity": printable(f.entity_id), "where": where, "message": printable(message(f))}
         )
         if f.observed and f.status == "fail":
             how = (working(f.observed, f.kind), working(f.limit, f.kind))
@@ -141,7 +150,11 @@ def summary_text(
             lines.append(
                 "  "
                 + _("%(rule)s %(entity)s: %(missing)s")
-                % {"rule": f.rule, "entity": f.entity_id, "missing": missing_text(f)}
+                % {
+                    "rule": f.rule,
+                    "entity": printable(f.entity_id),
+                    "missing": printable(missing_text(f)),
+                }
             )
     return "\n".join(lines)
 
@@ -167,14 +180,23 @@ def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
                 w = report.waivers.by_finding.get(f.id)
                 who = (
                     _(" — %(owner)s, until %(expires)s: %(reason)s")
-                    % {"owner": w.owner, "expires": w.expires.isoformat(), "reason": w.reason}
+                    % {
+                        "owner": printable(w.owner),
+                        "expires": w.expires.isoformat(),
+                        "reason": printable(w.reason),
+                    }
                     if w
                     else ""
                 )
                 lines.append(
                     "  "
                     + _("%(rule)s %(entity)s: %(message)s%(waiver)s")
-                    % {"rule": f.rule, "entity": f.entity_id, "message": message(f), "waiver": who}
+                    % {
+                        "rule": f.rule,
+                        "entity": printable(f.entity_id),
+                        "message": printable(message(f)),
+                        "waiver": who,
+                    }
                 )
         for state, title in (
             ("expired", _("EXPIRED WAIVERS (no longer applied)")),
@@ -188,10 +210,10 @@ def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
                         "  "
                         + _("%(where)s: %(rule)s %(entity)s (%(owner)s, expires %(expires)s)")
                         % {
-                            "where": f"{r.location.file}:{r.location.line}",
-                            "rule": r.waiver.rule,
-                            "entity": r.waiver.entity,
-                            "owner": r.waiver.owner,
+                            "where": f"{printable(r.location.file)}:{r.location.line}",
+                            "rule": printable(r.waiver.rule),
+                            "entity": printable(r.waiver.entity),
+                            "owner": printable(r.waiver.owner),
                             "expires": r.waiver.expires.isoformat(),
                         }
                     )

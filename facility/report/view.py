@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from facility import __version__
@@ -249,6 +249,8 @@ class SignOff:
     input_sha256: str
     rules_version: str
     tool: str
+    # A layered site (extends:): every file in the order applied, each with its SHA-256.
+    layers: list[Item] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +346,9 @@ def build_view(report: ReportInput) -> ReportView:
             input_sha256=site.sha256,
             rules_version=ruleset.version,
             tool=tool,
+            layers=[Item(layer.file, layer.sha256) for layer in site.layers]
+            if len(site.layers) > 1
+            else [],
         ),
     )
 

@@ -28,6 +28,7 @@ AREAS = {
     "liquid": N_("Liquid cooling"),
     "air": N_("Room air"),
     "floor": N_("Floor"),
+    "cluster": N_("Cluster plan"),
 }
 
 CONFIDENCE = {"H": N_("high"), "M": N_("medium"), "L": N_("low")}
@@ -77,6 +78,12 @@ def entity_kind_word(kind: str, n: int = 1) -> str:
         return ngettext("busway, panel or RPP", "busways, panels or RPPs", n)
     if kind == "power_source":
         return ngettext("power source", "power sources", n)
+    if kind == "supernode":
+        return ngettext("supernode", "supernodes", n)
+    if kind == "cluster":
+        return ngettext("cluster", "clusters", n)
+    if kind == "commissioning_item":
+        return ngettext("commissioning item", "commissioning items", n)
     return kind.replace("_", " ")
 
 
@@ -103,6 +110,12 @@ def counted_kind_word(kind: str, n: int) -> str:
         return npgettext("after a count", "busway, panel or RPP", "busways, panels or RPPs", n)
     if kind == "power_source":
         return npgettext("after a count", "power source", "power sources", n)
+    if kind == "supernode":
+        return npgettext("after a count", "supernode", "supernodes", n)
+    if kind == "cluster":
+        return npgettext("after a count", "cluster", "clusters", n)
+    if kind == "commissioning_item":
+        return npgettext("after a count", "commissioning item", "commissioning items", n)
     return kind.replace("_", " ")
 
 
@@ -121,6 +134,9 @@ def entity_kind_name(kind: str) -> str:
         "floor_zone": pgettext("entity kind", "floor_zone"),
         "distribution": pgettext("entity kind", "distribution"),
         "power_source": pgettext("entity kind", "power_source"),
+        "supernode": pgettext("entity kind", "supernode"),
+        "cluster": pgettext("entity kind", "cluster"),
+        "commissioning_item": pgettext("entity kind", "commissioning_item"),
     }
     return names.get(kind, kind)
 

@@ -17,6 +17,7 @@ One file per rule, ``tests/engine/cases/<CODE>.yaml``::
         failure: power_source:UPS-A      # optional: judge the case inside this single-failure
                                          # scenario (facility.analysis.failures), for rules that
                                          # only a failure can trip
+        as_of: 2026-11-29                # optional: the report date (ages of evidence)
 
 Ids absent from all three lists get no finding for the rule (its ``when`` does not hold, or
 the entity is not in the rule's scope). Select one rule's cases with ``pytest -k PWR-001``.
@@ -24,6 +25,7 @@ the entity is not in the rule's scope). Select one rule's cases with ``pytest -k
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -40,7 +42,7 @@ from facility.model.source import read_document
 
 CASES = Path(__file__).parent / "cases"
 STATUSES = ("fail", "pass", "not_evaluated")
-CASE_KEYS = {"name", "profile", "site_file", "expect", "failure"}
+CASE_KEYS = {"name", "profile", "site_file", "expect", "failure", "as_of"}
 EXPECT_KEYS = {*STATUSES, "missing", "severity"}
 
 # Rules whose inputs are always known, so no site can leave them not evaluated.
@@ -48,6 +50,7 @@ ALWAYS_EVALUATED = {
     "PWR-004": "power_sides counts the declared sides; a rack without PDUs has 0",
     "PWR-008": "applies only to sources that declare modules (when: has_modules)",
     "PWR-009": "counts sides in service; applies only to racks that declare PDUs",
+    "CLU-013": "every commissioning item is judged: a missing record counts as missing",
 }
 
 
@@ -59,6 +62,7 @@ class Case:
     site: dict[str, Any]
     expect: dict[str, Any]
     failure: str | None = None
+    as_of: dt.date | None = None
 
     @property
     def id(self) -> str:
@@ -84,6 +88,7 @@ def _read(path: Path) -> list[Case]:
                 raw["site_file"],
                 raw["expect"],
                 raw.get("failure"),
+                dt.date.fromisoformat(str(raw["as_of"])) if "as_of" in raw else None,
             )
         )
     names = [c.name for c in cases]
@@ -111,7 +116,7 @@ def test_rule_case(case: Case, tmp_path: Path) -> None:
     ruleset = _rules(case.profile)
     assert ruleset.by_code(case.rule) is not None, f"{case.rule} is not in {case.profile}"
 
-    result = audit(site, ruleset)
+    result = audit(site, ruleset, as_of=case.as_of)
     if case.failure is None:
         findings = [f for f in result.findings if f.rule == case.rule]
     else:

@@ -350,7 +350,7 @@ def tier_iii() -> RuleSet:
 
 
 def test_bundled_rules_load_with_their_file_names_and_areas(supernode: RuleSet) -> None:
-    assert len(supernode.rules) == 30  # PWR 9, LIQ 14, AIR 3, FLR 4
+    assert len(supernode.rules) == 44  # PWR 9, LIQ 14, AIR 3, FLR 4, CLU 14
     for rule in supernode.rules:
         path = Path(rule.file)
         assert path.stem == rule.code

@@ -1,22 +1,28 @@
 """Generated and mutated site files through load → audit → every report format.
 
 No exception may escape: a bad file is an InputError (exit 2 in the CLI), a good one yields
-reports that parse — HTML by a parser, JSON by json, SARIF as JSON with its version, JUnit and
-Markdown as text. A short run is in the default suite; ``-m slow`` runs many more examples.
+reports that parse — HTML by a parser (balanced, no script, no event handler, nothing
+external), JSON by json, SARIF by json and the OASIS SARIF 2.1.0 schema, JUnit by an XML
+parser, Markdown with every table keeping its columns — and no report carries a raw control
+or bidi character. Sites are the example with values mutated, the example with hostile names,
+and valid sites generated from scratch. A short run is in the default suite; ``-m slow`` runs
+many more examples.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
+import re
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema.validators import validator_for
 
 from facility.engine.evaluate import audit
 from facility.engine.rules import load_rules
@@ -25,6 +31,8 @@ from facility.model.load import load_site
 from facility.model.source import InputError
 from facility.report.context import ReportInput
 from facility.report.outputs import RENDERERS, renderer
+from tests.report.htmlcheck import parse
+from tests.report.test_markdown import table_rows
 
 BASE = yaml.safe_load(
     (Path(__file__).resolve().parents[2] / "examples" / "hall-b3.yaml").read_text(encoding="utf-8")
@@ -36,6 +44,12 @@ NASTY = st.sampled_from(
         "| * _ ` [x](http://e) \\",
         '=HYPERLINK("http://e")',
         "\x1b[31mred\x1b[0m",
+        "\x1b]8;;http://x\x07link\x1b]8;;\x07 \x1b[2J",
+        "A\u009b2J\u202eR\u2066",
+        "cr\roverwrite\x00\x7f\x85",
+        '" onmouseover="alert(1)',
+        "# head **bold** [l](javascript:x) `t`",
+        "+1 @SUM(A1)",
         "名字 ü ∆",
         "a\nb",
         "",
@@ -84,17 +98,48 @@ def mutate(document, path, value):
     return doc
 
 
-class _Strict(HTMLParser):
-    def error(self, message):  # pragma: no cover - html.parser calls it on hard errors
-        raise AssertionError(message)
+# Raw in no report: C0 controls (but newline and tab), DEL, C1, bidi controls, line separators.
+RAW = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
 
 
-def run_everything(tmp_path: Path, document) -> None:
+@functools.cache
+def sarif_validator():
+    data = Path(__file__).resolve().parents[1] / "report_machine" / "data"
+    schema = json.loads((data / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    return validator_for(schema)(schema)
+
+
+def check_report(fmt: str, text: str) -> None:
+    """``text`` parses as ``fmt`` and is inert."""
+    assert isinstance(text, str) and text
+    assert RAW.search(text) is None, (fmt, RAW.search(text))
+    if fmt == "json":
+        json.loads(text)
+    elif fmt == "sarif":
+        sarif_validator().validate(json.loads(text))
+    elif fmt == "junit":
+        ET.fromstring(text.encode("utf-8"))
+    elif fmt == "html":
+        page = parse(text)
+        assert page.mismatched == [] and page.unclosed == []
+        assert not any(tag in ("script", "iframe", "object", "embed") for tag, _ in page.tags)
+        assert not any(k.startswith("on") for _, attrs in page.tags for k in attrs)
+        assert page.external_references() == []
+    elif fmt == "markdown":
+        assert "<script" not in text and not re.search(r"(?<!\\)\]\(javascript:", text)
+        for table in table_rows(text):
+            assert len({len(row) for row in table}) == 1, table
+
+
+def run_everything(tmp_path: Path, document, must_load: bool = False) -> None:
     path = tmp_path / "site.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
     try:
         site = load_site(path)
     except InputError as error:
+        assert not must_load, str(error)
         assert error.problems, "an InputError names at least one problem"
         for problem in error.problems:
             assert problem.location.file == str(path) and problem.location.line >= 1
@@ -103,17 +148,7 @@ def run_everything(tmp_path: Path, document) -> None:
     waivers = apply_waivers(result, site.waivers, dt.date(2026, 11, 29), {})
     report = ReportInput(result, site, RULES, waivers, dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC))
     for fmt in RENDERERS:
-        text = renderer(fmt)(report)
-        assert isinstance(text, str) and text
-        if fmt == "json":
-            json.loads(text)
-        elif fmt == "sarif":
-            assert json.loads(text)["version"] == "2.1.0"
-        elif fmt == "junit":
-            ET.fromstring(text.encode("utf-8"))
-        elif fmt == "html":
-            _Strict().feed(text)
-            assert "<script>alert(1)</script>" not in text
+        check_report(fmt, renderer(fmt)(report))
 
 
 fast = settings(
@@ -154,3 +189,85 @@ def test_many_mutations_never_escape(tmp_path_factory, edits) -> None:
         except (KeyError, IndexError, TypeError):
             continue  # an earlier edit removed the path
     run_everything(tmp_path_factory.mktemp("fuzz"), document)
+
+
+# --- valid sites generated from scratch ------------------------------------------------------------
+
+NAMES = st.one_of(NASTY.filter(bool), st.text(min_size=1, max_size=12))
+IDS = st.one_of(
+    st.sampled_from(["A", "R-1", "<b>x</b>", "a|b", "**c**", "=SUM(1)", "Z\u202e", "A\u009b2J"]),
+    st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,7}", fullmatch=True),
+)
+
+
+@st.composite
+def valid_sites(draw):
+    """A small valid site: one zone, one loop, racks of a catalog type with generated figures."""
+    zone, loop, cdu = draw(st.lists(IDS, min_size=3, max_size=3, unique=True))
+    racks = draw(
+        st.lists(
+            IDS.filter(lambda i: i not in (zone, loop, cdu)), min_size=1, max_size=5, unique=True
+        )
+    )
+    kw = draw(st.integers(5, 200))
+    return {
+        "schema_version": 1,
+        "site": {"name": draw(NAMES), "notes": draw(NAMES)},
+        "floor_zones": [
+            {
+                "id": zone,
+                "construction": draw(st.sampled_from(["slab", "raised_floor"])),
+                "uniform_load_rating": f"{draw(st.integers(5, 40))} kPa",
+                "area": f"{draw(st.integers(10, 500))} m**2",
+            }
+        ],
+        "rack_types": [
+            {
+                "id": "t",
+                "catalog": "gb300-nvl72",
+                "nominal_power": f"{kw} kW",
+                "peak_power": f"{kw + draw(st.integers(0, 30))} kW",
+            }
+        ],
+        "cooling": {
+            "facility_water": [{"id": "FW", "supply_temperature": "30 degC"}],
+            "cdus": [{"id": cdu, "catalog": "vertiv-xdu1350", "facility_water": "FW"}],
+            "tcs_loops": [{"id": loop, "coolant": {"fluid": "water"}, "cdus": [cdu]}],
+        },
+        "racks": [
+            {
+                "id": r,
+                "type": "t",
+                "zone": zone,
+                "loop": loop,
+                "position": i + 1,
+                "pdus": {
+                    "A": {"type": "pdu-3p-415v-63a", "count": draw(st.integers(1, 4))},
+                    "B": {"type": "pdu-3p-415v-63a", "count": draw(st.integers(1, 4))},
+                },
+            }
+            for i, r in enumerate(racks)
+        ],
+        "waivers": [
+            {
+                "rule": "FLR-001",
+                "entity": racks[0],
+                "reason": draw(NAMES),
+                "owner": draw(NAMES),
+                "expires": "2027-01-31",
+            }
+        ],
+    }
+
+
+@fast
+@given(document=valid_sites())
+def test_generated_valid_sites_render_every_report(tmp_path_factory, document) -> None:
+    run_everything(tmp_path_factory.mktemp("valid"), document, must_load=True)
+
+
+@pytest.mark.slow
+@slow
+@given(document=valid_sites())
+def test_many_generated_valid_sites_render_every_report(tmp_path_factory, document) -> None:
+    run_everything(tmp_path_factory.mktemp("valid"), document, must_load=True)

@@ -214,6 +214,8 @@ GLOSSARY_EXCEPTIONS = {
     # A primary or secondary *source* of a figure, not a side of the CDU.
     (EQUIPMENT_NOTE, "primary"),
     (EQUIPMENT_NOTE, "secondary"),
+    # A spreadsheet's header row (表头), not the glossary's piping header (母管).
+    ("this row has a cell beyond the %(n)s columns of the header", "header"),
     # The kind of a quantity (mass density, kg/m³) in the loader's unit errors, not the
     # glossary's power density (kW per rack).
     ("a density", "density"),

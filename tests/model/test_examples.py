@@ -34,7 +34,9 @@ def small():
     return load_site(EXAMPLES / "small-ready.yaml")
 
 
-@pytest.mark.parametrize("name", ["hall-b3.yaml", "hall-b3-us.yaml", "small-ready.yaml"])
+@pytest.mark.parametrize(
+    "name", ["hall-b3.yaml", "hall-b3-us.yaml", "small-ready.yaml", "hall-b3-cluster.yaml"]
+)
 def test_example_loads(name):
     site = load_site(EXAMPLES / name)
     assert site.racks
@@ -46,6 +48,7 @@ def test_every_yaml_in_examples_is_tested():
         "hall-b3.yaml",
         "hall-b3-us.yaml",
         "small-ready.yaml",
+        "hall-b3-cluster.yaml",  # tests/engine/test_cluster_example.py
     }
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 import yaml
@@ -146,3 +150,141 @@ def test_markdown_renders_hostile_names_inert_in_a_real_renderer(hostile):
     assert "<em>" not in html and "<strong>*" not in html
     # the only code spans are the report's own hashes
     assert all(re.fullmatch(r"[0-9a-f]+", code) for code in re.findall(r"<code>(.*?)</code>", html))
+
+
+# --- every output of `facility check`, through the command line ----------------------------------
+
+ESCAPES = "\x1b[2J\x1b]8;;http://x\x07link\x1b]8;;\x07\r\x08\x00\x7f\u009b31m\u202eevil\u2066"
+EVERYTHING = (
+    '<script>alert(1)</script> " onmouseover="alert(1) | pipe | **bold** [link](javascript:x) '
+    '`tick`\n# heading =HYPERLINK("http://x") +1 @SUM(A1) ' + ESCAPES
+)
+HOSTILE_ID = '<b>R</b>|**b**[l](javascript:x)`t`=HYPERLINK("x")\u009b2J\u202eR'
+# Raw in no output: C0 controls (but newline and tab), DEL, C1, bidi controls, line separators.
+RAW = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
+HOSTILE_RULE = """\
+code: XYZ-001
+name: custom.hostile_title
+title: "<script>alert(1)</script> **x** [l](javascript:x) `t` \\e[2J\\u202e"
+area: floor
+scope: rack
+severity: warning
+observed: footprint_pressure
+limit: zone_uniform_load_rating
+condition: observed <= limit
+requirement: "<img src=x onerror=alert(1)> | a | \\e]8;;http://x\\a"
+why: "# not a heading **not bold** \\u202e"
+references: ["[ref](javascript:x) <i>"]
+"""
+
+
+def everything_site() -> dict:
+    site = hostile_site()
+    site["site"]["name"] = "Hall " + EVERYTHING
+    site["site"]["location"] = EVERYTHING
+    site["site"]["notes"] = EVERYTHING
+    site["rooms"][0]["name"] = EVERYTHING
+    site["racks"][1]["id"] = HOSTILE_ID
+    site["waivers"][0]["reason"] = EVERYTHING
+    site["waivers"][0]["owner"] = EVERYTHING
+    site["waivers"][0]["ticket"] = EVERYTHING
+    site["waivers"].append({**site["waivers"][0], "entity": "nobody", "expires": "2020-01-01"})
+    return site
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, str]:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    directory = tmp_path_factory.mktemp("everything")
+    (directory / "site.yaml").write_text(
+        yaml.safe_dump(everything_site(), allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
+    (directory / "rules").mkdir()
+    (directory / "rules" / "XYZ-001.yaml").write_text(HOSTILE_RULE, encoding="utf-8")
+    names = {
+        "html": "r.html",
+        "markdown": "r.md",
+        "json": "r.json",
+        "sarif": "r.sarif",
+        "junit": "r.xml",
+        "text": "r.txt",
+    }
+    args = ["check", "site.yaml", "--rules", "rules", "--generated-at", "2026-11-29T12:00:00Z"]
+    for name in names.values():
+        args += ["-o", name]
+    with contextlib.chdir(directory):
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output  # findings, not an error
+    texts = {f: (directory / n).read_text(encoding="utf-8") for f, n in names.items()}
+    texts["stdout"] = result.stdout
+    return texts
+
+
+@pytest.mark.parametrize("fmt", ["html", "markdown", "json", "sarif", "junit", "text", "stdout"])
+def test_no_output_carries_a_raw_control_or_bidi_character(outputs, fmt):
+    found = RAW.search(outputs[fmt])
+    assert found is None, (fmt, outputs[fmt][max(0, found.start() - 60) : found.end() + 20])
+
+
+def test_the_terminal_shows_escapes_escaped(outputs):
+    for text in (outputs["text"], outputs["stdout"]):
+        assert "\\x1b[2J\\x1b]8;;http://x\\x07link" in text
+        assert "\\u202e" in text and "\\x9b31m" in text and "\\r" in text
+        first = text.splitlines()[0]  # a newline in the name does not start a line of its own
+        assert first.startswith("Hall <script>") and "\\n# heading" in first
+        assert not any(line.startswith("# heading") for line in text.splitlines())
+    assert (
+        "XYZ-001 <script>alert(1)</script> **x** [l](javascript:x) `t` \\x1b[2J\\u202e"
+        in (outputs["text"])
+    )
+
+
+def test_the_html_is_inert(outputs):
+    html = outputs["html"]
+    page = parse(html)
+    assert page.mismatched == [] and page.unclosed == []
+    assert not any(t in ("script", "img", "b", "i") for t, _ in page.tags)
+    assert not any(k.startswith("on") for _, a in page.tags for k in a)
+    assert not any("javascript:" in link for link in page.links())
+    assert page.external_references() == []
+    text = "".join(page.text)
+    assert "<script>alert(1)</script>" in text and "\\x1b[2J" in text  # shown, as text
+
+
+def test_the_markdown_keeps_its_structure(outputs):
+    md = outputs["markdown"]
+    assert "<script" not in md and "<img" not in md and "<b>" not in md
+    assert not re.search(r"(?<!\\)\]\(javascript:", md)
+    assert not any(line.startswith("# heading") for line in md.splitlines())
+    assert_tables_keep_their_columns(md)
+    markdown_it = pytest.importorskip("markdown_it")
+    html = markdown_it.MarkdownIt("commonmark").enable(["table"]).render(md)
+    assert "<script" not in html and "javascript:" not in html.replace("javascript:x)", "")
+    assert "<strong>bold</strong>" not in html and "<h1>heading" not in html
+
+
+def test_json_and_sarif_are_valid_and_keep_the_exact_text(outputs):
+    from jsonschema.validators import validator_for
+
+    result = json.loads(outputs["json"])
+    assert result["site"]["name"] == "Hall " + EVERYTHING  # the data, exactly
+    assert any(f["entity"]["id"] == HOSTILE_ID for f in result["findings"])
+    log = json.loads(outputs["sarif"])
+    data = Path(__file__).resolve().parents[1] / "report_machine" / "data"
+    schema = json.loads((data / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    validator_for(schema)(schema).validate(log)
+    [rule] = [r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "XYZ-001"]
+    markdown = rule["help"]["markdown"]
+    assert "\\<script\\>" in markdown and "\\[ref\\](javascript:x)" in markdown
+    assert "\\*\\*x\\*\\*" in markdown and "\\<img" in markdown
+
+
+def test_junit_is_xml_without_controls(outputs):
+    root = ET.fromstring(outputs["junit"].encode("utf-8"))
+    names = {case.get("name") for case in root.iter("testcase")}
+    assert 'rack <b>R</b>|**b**[l](javascript:x)`t`=HYPERLINK("x")2JR' in names

@@ -1,0 +1,98 @@
+"""``facility import netbox``: a site file of our format from one NetBox site.
+
+    snapshot = fetch(url, token, "hall-b3")          # netbox_fetch: REST reads via pynetbox
+    document, report = map_site(snapshot, source)    # netbox_map: pure, offline
+    text = render(document, report)                  # YAML with the gaps in its header
+
+The written file holds what NetBox knows; what it cannot know (supply temperatures, approach,
+pressure drops, liquid fraction, floor ratings, CDUs and loops …) is listed in the header as
+gaps. The engineer adds those in a file of their own that says ``extends: <imported file>``,
+so a re-import never wipes them. The token is never written anywhere.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from facility.imports.netbox_map import RACK_TYPE_GAPS, SITE_GAPS, MappingError, Snapshot, map_site
+from facility.imports.netbox_report import MappingReport
+
+__all__ = ["MappingError", "Snapshot", "check_document", "import_site", "render", "source_text"]
+
+
+def source_text(snapshot: Snapshot, url: str, site_slug: str) -> str:
+    """Where the data came from, for the file and the report (``url`` already public)."""
+    version = snapshot.status.get("netbox-version") or "?"
+    return f"NetBox {version} at {url}, site {site_slug}"
+
+
+def render(document: dict, report: MappingReport) -> str:
+    """The site file: a header naming the source and the gaps, then the YAML."""
+    lines = [
+        f"# Imported by 'facility import netbox' from {report.source}.",
+        "# Re-importing overwrites this file: put your own additions in a file that says",
+        f"#   extends: {'<this file>'}",
+        "# and add there what NetBox cannot know (reported as 'not evaluated' until then):",
+        *(f"#   - {gap}" for gap in SITE_GAPS),
+        "#   - rack types: " + ", ".join(RACK_TYPE_GAPS),
+        "# Conventions: PDUs are NetBox power feeds (primary = side A, redundant = side B), each",
+        "# with capacity √3·V·I·max_utilisation (three-phase) or V·I·max_utilisation; rack power",
+        "# is the sum of its ports' allocated (nominal) and maximum (peak) draw in W; empty_mass",
+        "# is the rack's weight plus its devices' type weights (no coolant).",
+        f"# {report.summary()}",
+        "",
+    ]
+    body = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return "\n".join(lines) + body
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style, except short mappings and lists of plain values, which stay on one line
+    (``footprint: {width: 600 mm, depth: 1200 mm}``, ``names: [A01-A1, A01-A2]``)."""
+
+
+def _short_flow(value: dict | list) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    if any(isinstance(v, dict | list) for v in items):
+        return False
+    return len(yaml.safe_dump(value, default_flow_style=True, width=10_000)) <= 90
+
+
+def _represent_dict(dumper: yaml.SafeDumper, value: dict) -> yaml.Node:
+    return dumper.represent_mapping(
+        "tag:yaml.org,2002:map", value.items(), flow_style=_short_flow(value)
+    )
+
+
+def _represent_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=_short_flow(value))
+
+
+_Dumper.add_representer(dict, _represent_dict)
+_Dumper.add_representer(list, _represent_list)
+
+
+def check_document(text: str, name: str = "imported.yaml") -> None:
+    """Load ``text`` as a site file, as ``facility check`` would; raises InputError if not."""
+    from facility.model.load import load_site
+
+    with tempfile.TemporaryDirectory(prefix="facility-netbox-") as directory:
+        path = Path(directory) / Path(name).name
+        path.write_text(text, encoding="utf-8")
+        load_site(path)
+
+
+def import_site(
+    url: str, token: str, site_slug: str, name: str = "imported.yaml"
+) -> tuple[str, MappingReport]:
+    """Fetch, map and render one NetBox site; the text is checked to load as a site file."""
+    from facility.imports.netbox_fetch import fetch, public_url
+
+    snapshot = fetch(url, token, site_slug)
+    document, report = map_site(snapshot, source_text(snapshot, public_url(url), site_slug))
+    text = render(document, report)
+    check_document(text, name)
+    return text, report

@@ -1,0 +1,54 @@
+"""The JSON result as `facility check` writes it: streamed line by line, each finding's line
+assembled from reused parts. It must be exactly the document built the plain way (every
+finding as a dict, encoded whole) — same text, byte for byte."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from facility.report.context import ReportInput
+from facility.report.json_report import (
+    _line,
+    finding_json,
+    iter_report_json,
+    render_report_json,
+    result_json,
+    waiver_json,
+)
+
+
+def _plain_lines(report: ReportInput) -> list[str]:
+    """Each finding's line the plain way: finding_json, plus its waiver, encoded whole."""
+    lines = []
+    for f in sorted(report.result.findings, key=lambda f: (f.rule, f.entity_kind, f.entity_id)):
+        data = finding_json(f)
+        waiver = report.waivers.by_finding.get(f.id)
+        data["waiver"] = None if waiver is None else waiver_json(waiver)
+        lines.append(_line(data))
+    return lines
+
+
+def _streamed_lines(text: str) -> list[str]:
+    body = text.split('\n  "findings": [\n', 1)[1]
+    return [line.strip().removesuffix(",") for line in body.splitlines()[:-2]]
+
+
+def test_every_finding_line_is_the_plain_encoding(report: ReportInput) -> None:
+    text = "".join(iter_report_json(report))
+    streamed = _streamed_lines(text)
+    plain = _plain_lines(report)
+    assert len(streamed) == len(report.result.findings) == len(plain)
+    assert streamed == plain
+    # Hall B3 has waived, failing, passing and not-evaluated findings: every kind of line.
+    statuses = {json.loads(line)["status"] for line in streamed}
+    assert statuses == {"pass", "fail", "waived", "not_evaluated"}
+
+
+def test_the_document_is_the_result_json_plus_the_report_fields(report: ReportInput) -> None:
+    data = json.loads(render_report_json(replace(report, failures=None)))
+    plain = result_json(report.result)
+    for finding in data["findings"]:
+        finding.pop("waiver")
+    assert data["findings"] == plain["findings"]
+    assert {k: v for k, v in data.items() if k not in ("generated_at", "waivers")} == plain
