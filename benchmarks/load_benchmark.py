@@ -1,27 +1,31 @@
-"""How long loading a campus site file takes, against the YAML parser alone.
+"""How long `facility check` takes on a campus, against the YAML parser alone.
 
-    uv run python benchmarks/load_benchmark.py [N ...] [--runs R] [--rows-as-blocks] [--out-dir D]
+    uv run python benchmarks/load_benchmark.py [N ...] [--runs R] [--ready] [--rows-as-blocks]
+                                               [--no-html] [--no-startup] [--out-dir D]
 
 For each N (default 1,000, 10,000 and 100,000 racks) it writes the synthetic campus of
-``generate_campus.py`` and prints, per N:
+``generate_campus.py`` (``--ready``: the variant whose racks pass 2N) and prints, per N:
 
 - the file size;
-- ``parse``: ``yaml.load(text, Loader=yaml.CSafeLoader)`` alone (libyaml's C parser and PyYAML's
-  constructor: the fastest well-kept YAML parser installed; the text is read beforehand);
-- ``load_site``: read + parse + validate + resolve, as ``facility check`` does it, and its ratio
-  to ``parse``;
-- where ``load_site`` spends its time: ``compose`` (libyaml builds the node tree), ``build``
-  (the Python walk to plain data with a source position for every value, plus read and
-  decode), ``validate`` (pydantic) and ``resolve`` (references, rows to racks, PDUs);
-- ``audit``, ``json``, ``check``: the rules of the supernode profile over the loaded site,
-  the JSON result, and load + audit + JSON together (what ``facility check -f json`` does),
-  with its ratio to ``parse`` (the target at 10,000 racks is at most 4);
-- peak memory (VmHWM) of the process that did each measurement, and of one that only imported.
+- ``parse``: ``yaml.load(text, Loader=yaml.CSafeLoader)`` alone — PyYAML with libyaml's C
+  parser, the well-kept YAML parser of the Python world, the text read beforehand — as a
+  program would call it (collector on), and ``no gc`` the same with the cyclic garbage
+  collector disabled (its own speed); ``rs`` the same file through the young Rust parser
+  ``yaml_rs`` (0.1.x, not a dependency) when it is installed, for reference;
+- ``load``: ``load_site`` (read, parse with the line and column of every value, validate,
+  resolve) and its parts: ``read``, ``valid.`` (pydantic) and ``resolve``;
+- ``audit`` (every rule of the default profile), ``json`` (the JSON result streamed to a file)
+  and the share of failing findings;
+- ``check``: ``facility check FILE -o result.json`` end to end in one process, its ratio to
+  ``parse`` and to ``no gc`` (the target at 10,000 racks: at most 4x the bare parse), and its
+  peak memory (VmHWM);
+- ``html``: ``facility check FILE -o report.html`` end to end, the file's size and peak memory,
+  and the seconds headless Chromium takes to load it (less an empty page), if installed.
 
 Every measurement runs in a fresh subprocess, so caches are cold as in a real run and peak
 memory is the process's own. Median of ``--runs`` runs (default 3) up to 10,000 racks, one run
-above. Then it times ``uv run facility check examples/hall-b3.yaml`` end to end (median of 5)
-and the import time of ``facility.cli`` and ``facility.model.load``.
+above. Then it times ``facility check examples/hall-b3.yaml`` end to end (median of 5), with and
+without ``uv run``, and the import time of ``facility.cli`` and ``facility.model.load``.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -69,12 +74,25 @@ def _worker(mode: str, file: str) -> dict[str, float]:
         import facility.model.load  # noqa: F401
 
         return {}
-    if mode == "parse":
+    if mode in ("parse", "parse-no-gc"):
+        import gc
+
         import yaml
 
         text = Path(file).read_text(encoding="utf-8")
+        if mode == "parse-no-gc":
+            gc.disable()
         start = time.perf_counter()
         yaml.load(text, Loader=yaml.CSafeLoader)
+        return {"parse": time.perf_counter() - start}
+    if mode == "parse-rs":
+        try:
+            import yaml_rs  # type: ignore[import-not-found]
+        except ImportError:
+            return {"parse": float("nan")}
+        text = Path(file).read_text(encoding="utf-8")
+        start = time.perf_counter()
+        yaml_rs.loads(text)
         return {"parse": time.perf_counter() - start}
     if mode in ("load", "load-gc-off"):
         import gc
@@ -96,8 +114,6 @@ def _worker(mode: str, file: str) -> dict[str, float]:
             return wrapper
 
         # load_site looks these up in its module at call time; the wrappers cost ~1 µs each.
-        # The catalog's own small YAML files are composed too; they are part of a real load.
-        yaml.compose = timed("compose", yaml.compose)
         load.read_document = timed("read", load.read_document)
         load.validate_document = timed("validate", load.validate_document)
         load.resolve = timed("resolve", load.resolve)
@@ -106,7 +122,6 @@ def _worker(mode: str, file: str) -> dict[str, float]:
         start = time.perf_counter()
         site = load.load_site(file)
         times["load_site"] = time.perf_counter() - start
-        times["build"] = times.pop("read") - times["compose"]
         times["racks"] = len(site.racks)
         return times
     if mode == "phases":  # the steps of `facility check -o result.json`, timed one by one
@@ -219,12 +234,14 @@ def browser_open(page: Path, runs: int = 3) -> float | None:
     return statistics.median(once(page) - once(blank) for _ in range(runs))
 
 
-def wall(command: list[str], runs: int) -> float:
-    """Median wall-clock seconds of ``command`` (output discarded; must exit 0 or 1)."""
+def wall(command: list[str], runs: int, env: dict[str, str] | None = None) -> float:
+    """Median wall-clock seconds of ``command`` (output discarded; must exit 0 or 1), after
+    one run to warm the byte-code and file caches."""
     times = []
+    subprocess.run(command, cwd=ROOT, capture_output=True, env=env)
     for _ in range(runs):
         start = time.perf_counter()
-        done = subprocess.run(command, cwd=ROOT, capture_output=True)
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, env=env)
         times.append(time.perf_counter() - start)
         if done.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr.decode()}")
@@ -243,18 +260,23 @@ print(json.dumps({"cli": t1 - t0, "load": t2 - t1}))
 
 
 def startup(runs: int = 5) -> None:
-    print(f"\nStart-up (wall clock, median of {runs}):")
+    print(f"\nStart-up (wall clock, median of {runs} after a warm-up run):")
     example = "examples/hall-b3.yaml"
+    facility = str(Path(sys.executable).parent / "facility")
+    cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1"}
     rows = [
-        ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"]),
-        (f"uv run facility check {example}", ["uv", "run", "facility", "check", example]),
+        ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"], cached),
+        (f"facility check {example}", [facility, "check", example], cached),
+        (f"uv run facility check {example}", ["uv", "run", "facility", "check", example], cached),
         (
-            f".venv/bin/facility check {example} (no uv)",
-            [str(Path(sys.executable).parent / "facility"), "check", example],
+            "facility check, PYTHONDONTWRITEBYTECODE=1 (modules compiled each run)",
+            [facility, "check", example],
+            uncached,
         ),
     ]
-    for label, command in rows:
-        print(f"  {label:<62} {wall(command, runs) * 1000:7.0f} ms")
+    for label, command, env in rows:
+        print(f"  {label:<70} {wall(command, runs, env) * 1000:7.0f} ms")
     probes = []
     for _ in range(runs):
         out = subprocess.run(
@@ -301,10 +323,10 @@ def main(argv: list[str] | None = None) -> None:
             f"baseline process after imports: {base['peak_mb']:.0f} MB"
         )
         head = (
-            f"{'N':>7} {'MB':>5} |{'parse s':>8} {'load s':>7} |"
-            f" {'compose':>7} {'build':>6} {'valid.':>6} {'resolve':>7} |"
+            f"{'N':>7} {'MB':>5} |{'parse s':>8} {'no gc':>6} {'rs':>5} {'load s':>7} |"
+            f" {'read':>6} {'valid.':>6} {'resolve':>7} |"
             f" {'audit':>6} {'json':>6} {'fail %':>6} |"
-            f" {'check':>7} {'÷parse':>6} {'peak':>8} |"
+            f" {'check':>7} {'÷parse':>6} {'÷no gc':>6} {'peak':>8} |"
             f" {'html s':>7} {'MB':>5} {'peak':>8} {'open s':>6}"
         )
         print(head)
@@ -315,6 +337,8 @@ def main(argv: list[str] | None = None) -> None:
             write_campus(n, file, rows_as_blocks=args.rows_as_blocks, ready=args.ready)
             runs = args.runs if n <= 10_000 else 1
             parse = median_runs("parse", file, runs)
+            no_gc = median_runs("parse-no-gc", file, runs)
+            rust = median_runs("parse-rs", file, runs)
             load = median_runs("load", file, runs)
             phases = median_runs("phases", file, runs)
             check = median_runs("cli-json", file, runs)
@@ -329,20 +353,22 @@ def main(argv: list[str] | None = None) -> None:
             ) + (f" {opened:>6.2f}" if opened is not None else f" {'-':>6}")
             print(
                 f"{n:>7,} {file.stat().st_size / 1e6:>5.1f} |"
-                f"{parse['parse']:>8.2f} {load['load_site']:>7.2f} |"
-                f" {load['compose']:>7.2f} {load['build']:>6.2f} {load['validate']:>6.2f}"
+                f"{parse['parse']:>8.2f} {no_gc['parse']:>6.2f} {rust['parse']:>5.2f}"
+                f" {load['load_site']:>7.2f} |"
+                f" {load['read']:>6.2f} {load['validate']:>6.2f}"
                 f" {load['resolve']:>7.2f} |"
                 f" {phases['audit']:>6.2f} {phases['json']:>6.2f}"
                 f" {100 * phases['failing'] / phases['findings']:>6.1f} |"
                 f" {check['wall']:>7.2f} {check['wall'] / parse['parse']:>6.2f}"
+                f" {check['wall'] / no_gc['parse']:>6.2f}"
                 f" {check['peak_mb']:>5.0f} MB |" + html_cols,
                 flush=True,
             )
     print(
         "parse = yaml.load(CSafeLoader) on the text already read (the reference); load = "
         "load_site: read, hash, parse with a source position per value, validate, resolve.\n"
-        "compose = libyaml node tree (C) inside load_site; build = node tree to plain data and "
-        "source map (Python), with read/decode.\n"
+        "read = the file read, decoded and parsed (libyaml's events to plain data with the line "
+        "and column of every value); valid. = pydantic; resolve = references, rows, PDUs.\n"
         "audit = every rule of the default profile; json = the JSON result streamed to a file; "
         "fail % = failing findings.\n"
         "check = `facility check FILE -o result.json` end to end in one process (wall), "

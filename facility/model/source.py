@@ -1,15 +1,12 @@
 """Reading site files safely, remembering where every value was written.
 
-YAML is composed by libyaml (PyYAML's C parser when present) into a node tree, then turned
-into plain Python data here, so that every mapping key and sequence item keeps its line and
-column. That walk also enforces what ``yaml.safe_load`` alone would not:
-
-- no tags beyond the YAML core schema (``!!python/object`` and custom tags are refused);
-- no duplicate keys in a mapping (PyYAML silently keeps the last one);
-- aliases may not expand beyond a bound (a "billion laughs" file fails fast, in little memory).
+YAML is read from libyaml's events into plain Python data (:mod:`facility.model.yaml_reader`),
+so that every mapping key and sequence item keeps its line and column; the reader refuses
+tags, merge keys, duplicate keys and alias bombs. Here: the file (size, UTF-8), the problems
+as :class:`Problem` with file, line, column and field, and :class:`InputError`.
 
 JSON files are checked by the ``json`` module first (for JSON's own error positions) and then
-composed the same way, since JSON is a subset of YAML for our purposes.
+read the same way, since JSON is a subset of YAML for our purposes.
 """
 
 from __future__ import annotations
@@ -22,28 +19,9 @@ from typing import Any
 import yaml
 
 from facility.messages import Message, localized
-
-try:  # libyaml's C parser: ~10x faster than the pure-Python one
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from facility.model.yaml_reader import MAX_ALIAS_EXPANSION, AliasBomb, Path_, Reader
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
-# Nodes that aliases may add on top of the document's own nodes.
-MAX_ALIAS_EXPANSION = 100_000
-
-_STANDARD_TAGS = {
-    "tag:yaml.org,2002:str",
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
-    "tag:yaml.org,2002:map",
-    "tag:yaml.org,2002:seq",
-    "tag:yaml.org,2002:timestamp",
-}
-
-Path_ = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,92 +107,6 @@ def field_name(path: Path_) -> str:
     return out
 
 
-class _Builder:
-    def __init__(self, source: SourceMap):
-        self.source = source
-        self.scalars = yaml.constructor.SafeConstructor()
-        self.seen: set[int] = set()
-        self.visits = 0
-        self.problems: list[Problem] = []
-
-    def problem(self, node: yaml.Node, path: Path_, message: str) -> None:
-        mark = node.start_mark
-        self.problems.append(
-            Problem(
-                Location(self.source.file, mark.line + 1, mark.column + 1),
-                field_name(path),
-                message,
-            )
-        )
-
-    def build(self, node: yaml.Node, path: Path_) -> Any:
-        self.visits += 1
-        if id(node) in self.seen:
-            if self.visits > len(self.seen) + MAX_ALIAS_EXPANSION:
-                raise _AliasBomb(node)
-        else:
-            self.seen.add(id(node))
-        if node.tag not in _STANDARD_TAGS:
-            self.problem(
-                node,
-                path,
-                Message("YAML tag '%(tag)s' is not allowed (only plain data)", tag=node.tag),
-            )
-            return None
-        if isinstance(node, yaml.MappingNode):
-            result: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    self.problem(
-                        key_node, path, Message("YAML merge keys ('<<') are not supported")
-                    )
-                    continue
-                key = self.build(key_node, path)
-                if not isinstance(key, str):
-                    if isinstance(key, bool | int | float) or key is None:
-                        key = str(key).lower() if isinstance(key, bool) else str(key)
-                    else:
-                        self.problem(key_node, path, Message("mapping keys must be plain strings"))
-                        continue
-                child = (*path, key)
-                if key in result:
-                    self.problem(key_node, child, Message("duplicate key '%(key)s'", key=key))
-                    continue
-                mark = key_node.start_mark
-                self.source.positions[child] = (mark.line + 1, mark.column + 1)
-                result[key] = self.build(value_node, child)
-            return result
-        if isinstance(node, yaml.SequenceNode):
-            items = []
-            for index, item in enumerate(node.value):
-                child = (*path, index)
-                mark = item.start_mark
-                self.source.positions[child] = (mark.line + 1, mark.column + 1)
-                items.append(self.build(item, child))
-            return items
-        if node.tag == "tag:yaml.org,2002:timestamp":
-            return node.value  # dates stay text: ISO 8601, as written (a bad date: pydantic's)
-        try:
-            return self.scalars.construct_object(node, deep=True)
-        except (ValueError, KeyError, IndexError):  # !!int "x", or more digits than Python reads
-            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            if len(node.value) > 1000:
-                message = Message(
-                    "a value of %(n)s characters is too long to read as %(tag)s",
-                    n=format(len(node.value), ","),
-                    tag=tag,
-                )
-            else:
-                message = Message("cannot read '%(value)s' as %(tag)s", value=node.value, tag=tag)
-            self.problem(node, path, message)
-            return None
-
-
-class _AliasBomb(Exception):
-    def __init__(self, node: yaml.Node):
-        self.node = node
-
-
 def read_bytes(path: Path) -> bytes:
     """Read an input file, refusing what is not a regular file or is too large."""
     where = Location(str(path), 1, 1)
@@ -281,8 +173,9 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
                     )
                 ]
             ) from None
+    reader = Reader(source.positions)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        found, data = reader.read(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -312,17 +205,11 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
                 )
             ]
         ) from None
-    if node is None:
-        raise InputError([Problem(Location(file, 1, 1), "", Message("the file is empty"))])
-    builder = _Builder(source)
-    try:
-        data = builder.build(node, ())
-    except _AliasBomb as bomb:
-        mark = bomb.node.start_mark
+    except AliasBomb as bomb:
         raise InputError(
             [
                 Problem(
-                    Location(file, mark.line + 1, mark.column + 1),
+                    Location(file, bomb.line, bomb.column),
                     "",
                     Message(
                         "YAML aliases expand to more than %(limit)s extra values; "
@@ -332,12 +219,19 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
                 )
             ]
         ) from None
-    except RecursionError:
+    except RecursionError:  # an alias of a structure nested hundreds deep
         raise InputError(
             [Problem(Location(file, 1, 1), "", Message("the document is nested too deeply"))]
         ) from None
-    if builder.problems:
-        raise InputError(builder.problems)
+    if not found:
+        raise InputError([Problem(Location(file, 1, 1), "", Message("the file is empty"))])
+    if reader.problems:
+        raise InputError(
+            [
+                Problem(Location(file, line, column), field_name(path), message)
+                for line, column, path, message in reader.problems
+            ]
+        )
     return data, source
 
 
