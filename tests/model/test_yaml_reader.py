@@ -112,8 +112,10 @@ _scalars = st.one_of(
 )
 _documents = st.recursive(
     _scalars,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text("abcxyz_", min_size=1, max_size=5), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text("abcxyz_", min_size=1, max_size=5), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
