@@ -345,7 +345,7 @@ def main(argv: list[str] | None = None) -> None:
             html = median_runs("cli-html", file, runs) if not args.no_html else None
             if int(load["racks"]) != n:
                 raise SystemExit(f"loaded {load['racks']} racks, expected {n}")
-            opened = browser_open(file.with_suffix(".html")) if html else None
+            opened = browser_open(file.with_suffix(".html"), runs) if html else None
             html_cols = (
                 f" {html['wall']:>7.2f} {html['mb']:>5.1f} {html['peak_mb']:>5.0f} MB"
                 if html

@@ -40,6 +40,15 @@ def _error(text: str) -> None:
     typer.echo(printable(_("error: %(problem)s") % {"problem": localized(text)}), err=True)
 
 
+def _show(text: str, *, json_text: bool = False, nl: bool = False) -> None:
+    """Print a report or listing to stdout with what came from an input made inert: control
+    and bidi characters escaped (newlines and tabs kept), or, for JSON, written as ``\\u``
+    escapes (:mod:`facility.printable`)."""
+    from facility.printable import json_inert, printable
+
+    typer.echo(json_inert(text) if json_text else printable(text, keep="\n\t"), nl=nl)
+
+
 def _fail_input(error: Exception) -> typer.Exit:
     """Print every problem of a bad input to stderr, in the current language (file, line,
     column and field as they are); the caller raises the returned Exit(2)."""
@@ -394,9 +403,9 @@ def failures(
     report = analyse_failures(loaded, ruleset, baseline)
     if output_format is OutputFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
-        typer.echo(failures_json(report, info), nl=False)
+        _show(failures_json(report, info), json_text=True)
     else:
-        typer.echo(failures_text(report, loaded.info.name, _titles(ruleset)), nl=False)
+        _show(failures_text(report, loaded.info.name, _titles(ruleset)))
     if report.single_points_of_failure:
         raise typer.Exit(code=1)
 
@@ -456,9 +465,9 @@ def headroom(
         raise typer.Exit(code=2) from None
     if output_format is OutputFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
-        typer.echo(headroom_json(report, info), nl=False)
+        _show(headroom_json(report, info), json_text=True)
     else:
-        typer.echo(headroom_text(report, _titles(ruleset)), nl=False)
+        _show(headroom_text(report, _titles(ruleset)))
 
 
 @app.command()
@@ -497,8 +506,10 @@ def diff(
         report = diff_results(read_result(old, profile), read_result(new, profile))
     except InputError as error:
         raise _fail_input(error) from None
-    text = diff_json(report) if output_format is OutputFormat.json else diff_text(report)
-    typer.echo(text, nl=False)
+    if output_format is OutputFormat.json:
+        _show(diff_json(report), json_text=True)
+    else:
+        _show(diff_text(report))
     if report.new_failures:
         raise typer.Exit(code=1)
 
@@ -522,7 +533,7 @@ def inventory(
             loaded = load_site(site)
         except InputError as error:
             raise _fail_input(error) from None
-        typer.echo(inventory_text(loaded))
+        _show(inventory_text(loaded), nl=True)
 
 
 @app.command()

@@ -10,7 +10,7 @@ from typing import Any
 
 from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
 from facility.engine.findings import AuditResult, Finding
-from facility.engine.quantities import Context, Value, scopes
+from facility.engine.quantities import Compute, Context, Value, scopes
 from facility.engine.rules import Rule, RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
@@ -57,8 +57,9 @@ def _audit(
     all_scopes = scopes()
     for done, rule in enumerate(ruleset.rules, 1):
         scope = all_scopes[rule.spec.scope]
+        tables = _tables(ctx, rule)
         for entity_id, entity in scope.entities(site):
-            finding = _apply(ctx, rule, entity_id, entity)
+            finding = _apply(ctx, rule, entity_id, entity, tables)
             if finding is not None:
                 result.findings.append(finding)
         if progress is not None:
@@ -83,8 +84,9 @@ def evaluate_entities(
         ctx.memo = memo
     findings = []
     for rule in rules:
+        tables = _tables(ctx, rule)
         for entity_id, entity in entities.get(rule.spec.scope, ()):
-            finding = _apply(ctx, rule, entity_id, entity)
+            finding = _apply(ctx, rule, entity_id, entity, tables)
             if finding is not None:
                 findings.append(finding)
     return findings
@@ -128,14 +130,28 @@ def _plan(rule: Rule) -> _Plan:
     return plan
 
 
-def _apply(ctx: Context, rule: Rule, entity_id: str, entity: Any) -> Finding | None:
+def _tables(ctx: Context, rule: Rule) -> tuple[tuple[str, dict[str, Value], Compute], ...]:
+    """The rule's derived quantities, each with its table of values and how to compute one."""
+    return tuple((name, *ctx.table(rule.spec.scope, name)) for name in _plan(rule).derived)
+
+
+def _apply(
+    ctx: Context,
+    rule: Rule,
+    entity_id: str,
+    entity: Any,
+    tables: tuple[tuple[str, dict[str, Value], Compute], ...],
+) -> Finding | None:
     plan = _plan(rule)
     env: dict[str, float] = dict(plan.parameters)
     values: dict[str, Value] = {}
     missing: list[str] = []
     scope = rule.spec.scope
-    for name in plan.derived:
-        value = ctx.get(scope, name, entity)
+    key = entity.id  # what Context.get keys the entity's values by
+    for name, table, compute in tables:
+        value = table.get(key)
+        if value is None:
+            value = table[key] = compute(ctx, entity)
         values[name] = value
         if value.value is None:
             missing.append(value.missing or Message("%(name)s is unknown", name=name))

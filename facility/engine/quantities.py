@@ -42,6 +42,9 @@ class Value:
         return Value(None, missing=reason)
 
 
+Compute = Callable[["Context", Any], Value]
+
+
 @dataclass(frozen=True, slots=True)
 class QuantitySpec:
     scope: str
@@ -72,17 +75,28 @@ class Context:
 
     site: Site
     assumptions: Assumptions
-    cache: dict[tuple[str, str, str], Value] = field(default_factory=dict)
+    # (scope, quantity) -> entity id -> value: every quantity computed so far
+    cache: dict[tuple[str, str], dict[str, Value]] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)  # shared aggregates of the area modules
     as_of: dt.date | None = None  # the report date, for the age of evidence (cluster rules)
 
     def get(self, scope: str, name: str, entity: Any) -> Value:
-        key = (scope, name, entity_id(entity))
-        found = self.cache.get(key)
+        table = self.cache.get((scope, name))
+        if table is None:
+            table = self.cache[(scope, name)] = {}
+        key = entity_id(entity)
+        found = table.get(key)
         if found is None:
-            found = catalogue()[scope][name].compute(self, entity)
-            self.cache[key] = found
+            found = table[key] = catalogue()[scope][name].compute(self, entity)
         return found
+
+    def table(self, scope: str, name: str) -> tuple[dict[str, Value], Compute]:
+        """The values of one quantity computed so far (by entity id) and how to compute one:
+        what a rule run over every entity of its scope looks up, without a call per entity."""
+        table = self.cache.get((scope, name))
+        if table is None:
+            table = self.cache[(scope, name)] = {}
+        return table, catalogue()[scope][name].compute
 
     def location(self, scope: str, entity: Any) -> Location | None:
         return self.site.where(scope, entity_id(entity))

@@ -46,7 +46,7 @@ def import_csv(
         raise _fail(error) from None
     text = site_yaml(imported, name or source.stem)
     if output is None:
-        typer.echo(text, nl=False)
+        _print(text)
         return
     _write(output, text, source)
     from facility.i18n import ngettext
@@ -76,9 +76,19 @@ def export_csv(
     except InputError as error:
         raise _fail(error) from None
     if output is None:
-        typer.echo(text, nl=False)
+        _print(text)
         return
     _write(output, text, site)
+
+
+def _print(text: str) -> None:
+    """Write to stdout as is for a pipe or a file (lossless); on a terminal, with control and
+    bidi characters from the input shown as escapes, never acted on."""
+    import sys
+
+    from facility.printable import printable
+
+    typer.echo(printable(text, keep="\n\t") if sys.stdout.isatty() else text, nl=False)
 
 
 def _fail(error: Exception) -> typer.Exit:

@@ -72,9 +72,10 @@ def netbox(
 def _run(url: str, site: str, token: str, output: Path | None, report: Path | None) -> None:
     from facility.i18n import _
     from facility.messages import Message, localized, message_of
+    from facility.printable import printable
 
     def fail(problem: str) -> typer.Exit:
-        typer.echo(_("error: %(problem)s") % {"problem": localized(problem)}, err=True)
+        typer.echo(printable(_("error: %(problem)s") % {"problem": localized(problem)}), err=True)
         typer.echo(localized(Message("nothing was written")), err=True)
         return typer.Exit(code=2)
 
@@ -109,7 +110,9 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
         ) from None
     except InputError as exc:
         for problem in exc.problems:
-            typer.echo(_("error: %(problem)s") % {"problem": problem.localized()}, err=True)
+            typer.echo(
+                printable(_("error: %(problem)s") % {"problem": problem.localized()}), err=True
+            )
         raise fail(Message("the imported site does not load as a site file")) from None
     if token in text or token in mapping.text():  # belt and braces: never write a credential
         raise fail(Message("refusing to write: the output would contain the token"))
@@ -124,7 +127,7 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
     except (OSError, ValueError) as exc:
         raise fail(message_of(exc)) from None
     if report is None:
-        typer.echo(mapping.text(), err=True, nl=False)
+        typer.echo(printable(mapping.text(), keep="\n\t"), err=True, nl=False)
     elif output is not None:
         typer.echo(
             localized(

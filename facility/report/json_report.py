@@ -211,11 +211,12 @@ class _FindingLines:
         else:
             file = self.files.get(where.file)
             if file is None:
-                file = self.files[where.file] = _string(where.file)
+                file = self.files[where.file] = _text(where.file)
             source = f'{{"file": {file}, "line": {where.line}, "column": {where.column}}}'
-        return json_inert(
-            f'{{"id": {_string(f.id)}, {rule}, "status": {_string(f.status)}, '
-            f'"entity": {{"kind": {_string(f.entity_kind)}, "id": {_string(f.entity_id)}}}, '
+        # The cached parts went through _line (inert); the rest is made inert here.
+        return (
+            f'{{"id": {_text(f.id)}, {rule}, "status": {_string(f.status)}, '
+            f'"entity": {{"kind": {_string(f.entity_kind)}, "id": {_text(f.entity_id)}}}, '
             f'{middle}, "source": {source}, '
             f'"waiver": {"null" if waiver is None else _line(waiver)}}}'
         )
@@ -223,6 +224,13 @@ class _FindingLines:
 
 _RULE_KEYS = ("rule", "name", "title", "area", "severity")
 _MIDDLE_KEYS = ("observed", "limit", "relation", "margin", "message", "how", "missing")
+
+
+def _text(value: str) -> str:
+    """A string as JSON, inert (a printable id, the common case, needs no search: the
+    characters json_inert escapes are all non-printable)."""
+    encoded = _string(value)
+    return encoded if value.isprintable() else json_inert(encoded)
 
 
 def _members(part: dict[str, Any]) -> str:

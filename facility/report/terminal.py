@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
-from facility.engine.findings import AuditResult
+from facility.engine.findings import AuditResult, Finding
+from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER
 from facility.printable import printable
 from facility.report.context import ReportInput
@@ -120,6 +122,24 @@ def summary_text(
     shown.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.area, f.rule, f.entity_id))
     current = None
     last_working: tuple[str, str] | None = None
+    # A campus repeats the same figures over thousands of identical racks: each message and
+    # working is made once per distinct set of values.
+    messages: dict[tuple[Any, ...], str] = {}
+    workings: dict[tuple[Any, str], str] = {}
+
+    def said(f: Finding) -> str:
+        key = (f.status, f.kind, f.observed, f.limit, f.margin, f.relation, f.missing)
+        found = messages.get(key)
+        if found is None:
+            found = messages[key] = printable(message(f))
+        return found
+
+    def worked(value: Value | None, kind: str) -> str:
+        found = workings.get((value, kind))
+        if found is None:
+            found = workings[(value, kind)] = working(value, kind)
+        return found
+
     for f in shown:
         if (f.rule, f.severity) != current:
             current = (f.rule, f.severity)
@@ -135,10 +155,10 @@ def summary_text(
         lines.append(
             "  "
             + _("%(entity)s%(where)s: %(message)s")
-            % {"entity": printable(f.entity_id), "where": where, "message": printable(message(f))}
+            % {"entity": printable(f.entity_id), "where": where, "message": said(f)}
         )
         if f.observed and f.status == "fail":
-            how = (working(f.observed, f.kind), working(f.limit, f.kind))
+            how = (worked(f.observed, f.kind), worked(f.limit, f.kind))
             if how != last_working:  # identical racks: show the working once per rule
                 lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
                 lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})

@@ -288,3 +288,68 @@ def test_junit_is_xml_without_controls(outputs):
     root = ET.fromstring(outputs["junit"].encode("utf-8"))
     names = {case.get("name") for case in root.iter("testcase")}
     assert 'rack <b>R</b>|**b**[l](javascript:x)`t`=HYPERLINK("x")2JR' in names
+
+
+@pytest.fixture(scope="module")
+def other_commands(tmp_path_factory) -> dict[str, str]:
+    """stdout of every other command that shows names from the site, on the same site."""
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    directory = tmp_path_factory.mktemp("other-commands")
+    site = everything_site()
+    (directory / "site.yaml").write_text(
+        yaml.safe_dump(site, allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
+    rack = site["racks"][1]
+    commands = {
+        "failures": ["failures", "site.yaml"],
+        "failures-json": ["failures", "site.yaml", "-f", "json"],
+        "headroom": ["headroom", "site.yaml", "--rack-type", rack["type"], "--zone", ZONE],
+        "diff": ["diff", "site.yaml", "site.yaml"],
+        "diff-json": ["diff", "site.yaml", "site.yaml", "-f", "json"],
+        "inventory": ["inventory", "site.yaml"],
+        "export-csv": ["export", "csv", "site.yaml"],
+    }
+    texts = {}
+    with contextlib.chdir(directory):
+        for name, args in commands.items():
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code in (0, 1), (name, result.output)
+            texts[name] = result.stdout
+    return texts
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["failures", "failures-json", "headroom", "diff", "diff-json", "inventory"],
+)
+def test_every_other_command_shows_hostile_names_inert(other_commands, command):
+    text = other_commands[command]
+    assert text.strip(), command  # it printed something
+    found = RAW.search(text)
+    assert found is None, (command, text[max(0, found.start() - 60) : found.end() + 20])
+    if command.endswith("-json"):
+        json.loads(text)  # still valid JSON: the characters are \\u escapes, same data
+
+
+def test_failures_json_keeps_the_exact_hostile_id(other_commands):
+    data = json.loads(other_commands["failures-json"])
+
+    def strings(value: object) -> list[str]:
+        if isinstance(value, dict):
+            return [s for v in value.values() for s in strings(v)]
+        if isinstance(value, list):
+            return [s for v in value for s in strings(v)]
+        return [value] if isinstance(value, str) else []
+
+    assert any(HOSTILE_ID in text for text in strings(data))  # the data, exactly
+
+
+def test_csv_export_to_a_pipe_is_lossless_and_formulas_are_inert(other_commands):
+    # CliRunner's stdout is not a terminal: the CSV is written as is (a file must round-trip),
+    # and the cell of a formula-looking id is quoted so a spreadsheet shows it as text.
+    text = other_commands["export-csv"]
+    assert HOSTILE_ID not in text.replace("'<b>", "<b>")  # the formula guard applied ...
+    assert "\u202e" in text  # ... and the exact characters kept for the round trip

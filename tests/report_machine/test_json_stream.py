@@ -52,3 +52,12 @@ def test_the_document_is_the_result_json_plus_the_report_fields(report: ReportIn
         finding.pop("waiver")
     assert data["findings"] == plain["findings"]
     assert {k: v for k, v in data.items() if k not in ("generated_at", "waivers")} == plain
+
+
+def test_printable_text_needs_no_json_escaping() -> None:
+    # The finding lines skip json_inert for printable ids: sound only if every character it
+    # escapes is one str.isprintable() rejects. Checked over all of Unicode.
+    from facility.printable import _JSON_RAW
+
+    escaped = [c for c in map(chr, range(0x110000)) if _JSON_RAW.match(c)]
+    assert escaped and not [c for c in escaped if c.isprintable()]
