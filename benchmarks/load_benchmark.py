@@ -264,13 +264,16 @@ def startup(runs: int = 5) -> None:
     example = "examples/hall-b3.yaml"
     facility = str(Path(sys.executable).parent / "facility")
     cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1"}
+    # No byte code to read (an empty cache directory) and none written: every module compiled
+    # on every run, as where PYTHONDONTWRITEBYTECODE is set and nothing was ever compiled.
+    nothing = tempfile.mkdtemp(prefix="facility-no-pyc-")
+    uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": nothing}
     rows = [
         ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"], cached),
         (f"facility check {example}", [facility, "check", example], cached),
         (f"uv run facility check {example}", ["uv", "run", "facility", "check", example], cached),
         (
-            "facility check, PYTHONDONTWRITEBYTECODE=1 (modules compiled each run)",
+            "facility check, no byte code cached (every module compiled each run)",
             [facility, "check", example],
             uncached,
         ),

@@ -23,7 +23,7 @@ from facility.model.equipment import RackFigures, RackType, inconsistencies
 from facility.model.errors import alternatives, unknown_field, validation_message
 from facility.model.floor import Room
 from facility.model.power import PduType
-from facility.model.racks import PduGroup, RackPlacement
+from facility.model.racks import PduGroup, RackPlacement, Row
 from facility.model.racks import Rack as RackSpec
 from facility.model.site import (
     Layer,
@@ -227,7 +227,7 @@ class _Resolver:
         self.problems: list[Problem] = []
         self.locations: dict[tuple[str, str], Location] = {}
         self.pdus: dict[str, Pdu] = {}  # every PDU of every rack, by id
-        self.pdu_declared: dict[str, Location] = {}  # where each PDU id was written
+        self.pdu_declared: dict[str, Path_] = {}  # where each PDU id was written (data path)
 
     def problem(self, path: Path_, message: str) -> None:
         self.problems.append(Problem(self.source.locate(path), field_name(path), message))
@@ -617,6 +617,7 @@ class _Resolver:
         self, rack_id, placement, path, pdu_types, upstream, location, report
     ) -> dict[str, list[Pdu]]:
         sides: dict[str, list[Pdu]] = {}
+        rows = placement.racks if isinstance(placement, Row) else None
         for side, group in placement.pdus.items():
             group_path = (*path, "pdus", side)
             figures = self.pdu_type(group, group_path, pdu_types, report)
@@ -629,7 +630,6 @@ class _Resolver:
                             "%(n)s names for %(count)s PDUs", n=len(group.names), count=group.count
                         ),
                     )
-                rows = getattr(placement, "racks", None)
                 if (
                     group.names is not None
                     and rows is not None
@@ -650,7 +650,6 @@ class _Resolver:
                 if figures.derating is not None
                 else self.doc.conventions.continuous_load_derating
             )
-            rows = getattr(placement, "racks", None)
             usable = (
                 group.names is not None
                 and len(group.names) == group.count
@@ -662,6 +661,7 @@ class _Resolver:
                 else [f"{rack_id}-{side}{n}" for n in range(1, group.count + 1)]
             )
             sides[side] = []
+            group_location = self.source.locate(group_path)
             for k, name in enumerate(names):
                 pdu = Pdu(
                     name,
@@ -671,16 +671,16 @@ class _Resolver:
                     figures,
                     derating,
                     group.fed_by,
-                    self.source.locate(group_path),
+                    group_location,
                 )
                 sides[side].append(pdu)
                 declared = (*group_path, "names", k) if usable else group_path
                 if name in self.pdus:
-                    first = self.pdu_declared[name]
+                    first = self.source.locate(self.pdu_declared[name])
                     self.problem(declared, _duplicate("PDU", name, first, self.source.file))
                     continue
                 self.pdus[name] = pdu
-                self.pdu_declared[name] = self.source.locate(declared)
+                self.pdu_declared[name] = declared
                 self.locations[("pdu", name)] = pdu.location
         return sides
 
