@@ -14,6 +14,8 @@ import time
 from types import TracebackType
 from typing import TextIO
 
+from facility.printable import printable
+
 DELAY_S = 1.0  # show nothing for work that ends sooner
 INTERVAL_S = 0.2  # redraw period
 _ERASE = "\r\x1b[K"  # to the start of the line, clear it
@@ -44,8 +46,9 @@ class Progress:
         self._thread: threading.Thread | None = None
 
     def phase(self, text: str) -> None:
-        """What is being done now ('auditing 12,000 racks')."""
-        self._text = text
+        """What is being done now ('auditing 12,000 racks'); control characters (a file name
+        can hold any) are shown escaped, never sent to the terminal."""
+        self._text = printable(text)
 
     def __enter__(self) -> Progress:
         if self.enabled:

@@ -49,3 +49,15 @@ def test_a_broken_stderr_does_not_break_the_run() -> None:
     with Progress(_Broken(), delay=0.0, interval=0.01) as progress:
         progress.phase("loading")
         time.sleep(0.05)
+
+
+def test_a_file_name_cannot_send_escapes_to_the_terminal() -> None:
+    stream = _Terminal()
+    with Progress(stream, delay=0.0, interval=0.01) as progress:
+        progress.phase("loading evil\x1b]8;;http://x\x07.yaml")
+        deadline = time.monotonic() + 5
+        while "evil" not in stream.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    written = stream.getvalue()
+    assert "loading evil\\x1b]8;;http://x\\x07.yaml" in written
+    assert "\x07" not in written and written.count("\x1b") == written.count("\x1b[K")
