@@ -150,6 +150,10 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
     result = report.result
     with using_language(DEFAULT_LANGUAGE):
         data = _result_head(result)
+    if len(report.site.layers) > 1:  # a layered site: every file it was read from
+        data["site"]["layers"] = [
+            {"file": layer.file, "sha256": layer.sha256} for layer in report.site.layers
+        ]
     data["generated_at"] = report.generated_at.isoformat()
     data["waivers"] = [
         {

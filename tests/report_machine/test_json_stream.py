@@ -61,3 +61,21 @@ def test_printable_text_needs_no_json_escaping() -> None:
 
     escaped = [c for c in map(chr, range(0x110000)) if _JSON_RAW.match(c)]
     assert escaped and not [c for c in escaped if c.isprintable()]
+
+
+def test_a_layered_site_lists_every_file_with_its_hash() -> None:
+    import hashlib
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    result = CliRunner().invoke(app, ["check", "examples/layered/cooling.yaml", "-f", "json"])
+    site = json.loads(result.stdout)["site"]
+    files = ["examples/layered/hall-b3-base.yaml", "examples/layered/cooling.yaml"]
+    assert [layer["file"] for layer in site["layers"]] == files  # bases first
+    for layer in site["layers"]:
+        assert layer["sha256"] == hashlib.sha256(Path(layer["file"]).read_bytes()).hexdigest()
+    plain = CliRunner().invoke(app, ["check", "examples/hall-b3.yaml", "-f", "json"])
+    assert "layers" not in json.loads(plain.stdout)["site"]  # one file: as before
