@@ -107,6 +107,9 @@ class _Plan:
     parameters: dict[str, float]
     derived: tuple[str, ...]  # derived quantities to compute, in a stable order
     margin: tuple[Any, str] | None  # (comparison operator, symbol) of "observed <op> limit"
+    # Workings that are not a derived quantity's (a parameter, an expression) by (expression,
+    # value), which decide them: the same for every entity with that value, made once.
+    constants: dict[tuple[str, float], Value]
 
 
 def _plan(rule: Rule) -> _Plan:
@@ -125,7 +128,7 @@ def _plan(rule: Rule) -> _Plan:
         margin = (shape[1], COMPARISON_SYMBOLS.get(shape[1], ""))
     elif shape is not None:
         margin = (None, COMPARISON_SYMBOLS.get(shape[1], ""))
-    plan = _Plan(parameters, tuple(sorted(needed - set(parameters))), margin)
+    plan = _Plan(parameters, tuple(sorted(needed - set(parameters))), margin, {})
     rule.plan = plan
     return plan
 
@@ -191,15 +194,15 @@ def _apply(
         entity_id,
         location,
         rule.kind,
-        _explained(rule.observed.text, observed, values),
-        _explained(rule.limit.text, limit, values, rule),
+        _explained(plan, rule.observed.text, observed, values),
+        _explained(plan, rule.limit.text, limit, values, rule),
         margin,
         relation,
     )
 
 
 def _explained(
-    text: str, value: float, values: dict[str, Value], rule: Rule | None = None
+    plan: _Plan, text: str, value: float, values: dict[str, Value], rule: Rule | None = None
 ) -> Value:
     """The value with its working when the expression is one derived quantity."""
     name = text.strip()
@@ -208,10 +211,17 @@ def _explained(
         if v.value == value:
             return v  # the derived value itself (shared: a campus has 100,000s of these)
         return Value(value, v.formula, v.inputs)
+    found = plan.constants.get((text, value))
+    if found is not None:
+        return found
     if rule is not None and name in rule.parameters:
         p = rule.parameters[name]
-        return Value(value, Message("parameter %(name)s", name=name), ((name, p.value, p.kind),))
-    return Value(value, text, ())
+        found = Value(value, Message("parameter %(name)s", name=name), ((name, p.value, p.kind),))
+    else:
+        found = Value(value, text, ())
+    if len(plan.constants) < 1_000:  # (text, value) decides it; bounded for varying values
+        plan.constants[(text, value)] = found
+    return found
 
 
 def _margin(plan: _Plan, observed: float, limit: float) -> tuple[float | None, str]:
