@@ -128,7 +128,7 @@ class Reader:
             event = get()
             kind = type(event)
             top = stack[-1] if stack else None
-            if top is not None and top.is_map and top.key is not None:
+            if top is not None and top.is_map:
                 if top.key is _KEY:
                     if kind is _MappingEnd:
                         root = self._finish(stack, stack.pop(), root)
