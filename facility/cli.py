@@ -541,7 +541,7 @@ def schema() -> None:
     """Print the JSON Schema of the site file (for editor completion and validation)."""
     from facility.model.document import json_schema
 
-    typer.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
+    typer.echo(json.dumps(json_schema(), indent=2, sort_keys=True, allow_nan=False))
 
 
 @app.command()
@@ -588,7 +588,7 @@ def catalog_command(
     for name, figure in found.figures.items():
         flag = "  [assumption]" if figure.assumption else ""
         value = (
-            json.dumps(figure.value, ensure_ascii=False)
+            json.dumps(figure.value, ensure_ascii=False, allow_nan=False)
             if not isinstance(figure.value, str)
             else figure.value
         )
@@ -626,7 +626,7 @@ def rules_explain(
     from facility.engine.quantities import catalogue
     from facility.engine.rules import load_rules
     from facility.model.source import InputError
-    from facility.report.quantities import format_quantity
+    from facility.report.findings_view import text_of
 
     try:
         ruleset = load_rules(profile=profile)
@@ -660,11 +660,9 @@ def rules_explain(
     if rule.parameters:
         lines += ["", "parameters:"]
         for p in rule.parameters.values():
-            shown = (
-                format_quantity(p.value, p.kind)
-                if p.kind != "fraction" or "%" in p.text
-                else p.text
-            )
+            # any kind (a count, every unit kind); a fraction written as a plain number as written
+            plain = p.kind == "fraction" and "%" not in p.text
+            shown = p.text if plain else text_of(p.value, p.kind)
             lines.append(f"  {p.name} = {shown}")
     lines += ["", "why:", f"  {spec.why.strip()}"]
     if spec.known_problems:

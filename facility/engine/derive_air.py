@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.derive_liquid import rack_heat_split
+from facility.engine.indexes import racks_by_room, room_of
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
@@ -31,20 +32,11 @@ def _rack_air_heat(ctx: Context, rack: Rack) -> Value:
 
 
 def _room_racks(ctx: Context, room_id: str) -> list[Rack]:
-    index = ctx.memo.get("racks_by_room")
-    if index is None:
-        index = {}
-        only = next(iter(ctx.site.rooms)) if len(ctx.site.rooms) == 1 else None
-        for rack in ctx.site.racks:
-            room = rack.room or only
-            index.setdefault(room, []).append(rack)  # None: racks whose room is unknown
-        ctx.memo["racks_by_room"] = index
-    return index.get(room_id, [])
+    return racks_by_room(ctx).get(room_id, [])
 
 
 def _roomless(ctx: Context) -> list[Rack]:
-    _room_racks(ctx, "")
-    return ctx.memo["racks_by_room"].get(None, [])
+    return racks_by_room(ctx).get(None, [])
 
 
 @quantity(
@@ -62,7 +54,7 @@ def air_heat(ctx: Context, room: Any) -> Value:
             )
         )
     if not racks:
-        return Value.unknown(Message("no racks are in room '%(room)s'", room=room.id))
+        return Value(0.0, Message("no racks in the room"), ())
     total = 0.0
     for rack in racks:
         v = _rack_air_heat(ctx, rack)
@@ -125,3 +117,24 @@ def air_only_power(ctx: Context, rack: Rack) -> Value:
 @quantity("rack", "is_air_cooled", "boolean", "True for a rack cooled by air only")
 def is_air_cooled(ctx: Context, rack: Rack) -> Value:
     return Value(float(not rack.type.is_liquid))
+
+
+@quantity(
+    "rack",
+    "air_heat_in_no_room",
+    "power",
+    "Air heat of a rack whose room cannot be told (0 when it is in a room)",
+)
+def air_heat_in_no_room(ctx: Context, rack: Rack) -> Value:
+    split = rack_heat_split(ctx, rack)
+    if isinstance(split, Value):
+        return split
+    room = room_of(ctx, rack)
+    if room is not None:
+        return Value(0.0, Message("in room %(room)s", room=room), ())
+    power, liquid = split
+    return Value(
+        residual_air_heat(power, liquid),
+        "P · (1 − f_liq)",
+        (("P", power, "power"), ("f_liq", liquid, "fraction")),
+    )

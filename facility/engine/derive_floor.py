@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.derive_liquid import mass_fraction
+from facility.engine.indexes import racks_by_zone
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
@@ -16,6 +17,7 @@ from facility.physics.structural import (
     caster_load,
     filled_mass,
     footprint_pressure,
+    rolling_caster_load,
     zone_aggregate_pressure,
 )
 
@@ -153,12 +155,7 @@ def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
     "floor_zone", "zone_load", "pressure", "Installed mass of the zone's racks over the zone area"
 )
 def zone_load(ctx: Context, zone: Any) -> Value:
-    index = ctx.memo.get("racks_by_zone")
-    if index is None:
-        index = ctx.memo["racks_by_zone"] = {}
-        for r in ctx.site.racks:
-            index.setdefault(r.zone, []).append(r)
-    racks = index.get(zone.id, [])
+    racks = racks_by_zone(ctx).get(zone.id, [])
     if zone.area is None:
         return Value.unknown(_no_zone_figure(zone, "area"))
     total = 0.0
@@ -179,3 +176,85 @@ def uniform_load_rating(ctx: Context, zone: Any) -> Value:
     if zone.uniform_load_rating is None:
         return Value.unknown(_no_zone_figure(zone, "uniform_load_rating"))
     return Value(zone.uniform_load_rating)
+
+
+# --- where a rack's mass lands, moving it in, and its height ------------------------------
+
+
+@quantity(
+    "rack",
+    "mass_on_no_zone",
+    "mass",
+    "Installed mass of a rack that stands in no floor zone (0 when it is in one)",
+)
+def mass_on_no_zone(ctx: Context, rack: Rack) -> Value:
+    if rack.zone is not None:
+        return Value(0.0, Message("in zone %(zone)s", zone=rack.zone), ())
+    mass = ctx.get("rack", "installed_mass", rack)
+    if mass.value is None:
+        return mass
+    return Value(mass.value, mass.formula, mass.inputs)
+
+
+@quantity(
+    "rack",
+    "rolling_caster_load",
+    "force",
+    "Load on one caster while the rack is rolled in (½ of its weight, IBM)",
+)
+def rack_rolling_caster_load(ctx: Context, rack: Rack) -> Value:
+    mass = ctx.get("rack", "installed_mass", rack)
+    if mass.value is None:
+        return mass
+    return Value(
+        rolling_caster_load(mass.value),
+        "½ · m · g",
+        (("m", mass.value, "mass"), ("g", STANDARD_GRAVITY, "acceleration")),
+    )
+
+
+@quantity(
+    "rack",
+    "zone_rolling_load_rating",
+    "force",
+    "Rolling load rating of the rack's raised-floor panels",
+)
+def zone_rolling_rating(ctx: Context, rack: Rack) -> Value:
+    zone = _zone(ctx, rack)
+    if zone is None:
+        return Value.unknown(_no_zone(rack))
+    if zone.rolling_load_rating is None:
+        return Value.unknown(_no_zone_figure(zone, "rolling_load_rating"))
+    return Value(zone.rolling_load_rating)
+
+
+@quantity("rack", "rack_height", "length", "Height of the rack")
+def rack_height(ctx: Context, rack: Rack) -> Value:
+    height = rack.type.figures.height
+    return Value.unknown(no_rack_figure(rack, "height")) if height is None else Value(height)
+
+
+@quantity(
+    "rack",
+    "zone_clear_height",
+    "length",
+    "Clear height above the rack's floor zone (to the lowest obstruction)",
+)
+def zone_clear_height(ctx: Context, rack: Rack) -> Value:
+    zone = _zone(ctx, rack)
+    if zone is None:
+        return Value.unknown(_no_zone(rack))
+    if zone.clear_height is None:
+        return Value.unknown(_no_zone_figure(zone, "clear_height"))
+    return Value(zone.clear_height)
+
+
+@quantity(
+    "rack",
+    "zone_states_clear_height",
+    "boolean",
+    "True when the rack's floor zone states its clear height",
+)
+def zone_states_clear_height(ctx: Context, rack: Rack) -> Value:
+    zone = _zone(ctx, rack)
+    return Value(float(zone is not None and zone.clear_height is not None))

@@ -2,7 +2,17 @@
 
 Heat uses the thermal basis (nominal by default). Flows use the loop's real coolant at the
 mean loop temperature (supply + rise / 2); a glycol loop's flow is never computed with water
-properties. N+1 is judged after the failure: the loop's CDUs minus the largest one.
+properties, and a vendor flow table measured with another coolant is converted to the loop's.
+N+1 is judged after the failure: the loop's CDUs minus the largest one.
+
+Conventions stated in the workings:
+- a loop with no racks carries no heat (0 W), so what depends on its heat is still judged;
+- a loop's heat is shared by its CDUs in proportion to their heat capacity at the site's
+  approach (parallel CDUs on one header load-share), or equally when a capacity is unknown;
+  each CDU's share lands on its own facility water loop, so a loop fed from two facility water
+  loops is split between them, never counted whole on each;
+- a CDU's capacity at an approach other than its rated one scales linearly with the approach,
+  down only: never above the rating (:func:`facility.physics.thermal.cdu_capacity_at_approach`).
 """
 
 from __future__ import annotations
@@ -10,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from facility.engine.indexes import cdus_of_loop, racks_by_loop
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_cooling, no_rack_figure
 from facility.messages import Message, message_of
@@ -57,12 +68,13 @@ _FLUIDS = {
 }
 
 
-def _coolant_name(coolant: Coolant) -> str:
+def coolant_name(coolant: Coolant) -> str:
+    """'propylene glycol 25.7 % by mass', 'water': how a coolant is named in a working."""
     if coolant.fluid == "water":
         return _FLUIDS["water"]
-    fluid = _FLUIDS.get(coolant.fluid, coolant.fluid.replace("_", " "))
+    name = _FLUIDS.get(coolant.fluid, coolant.fluid.replace("_", " "))
     percent = format(mass_fraction(coolant) * 100, ".1f")
-    return Message("%(fluid)s %(percent)s %% by mass", fluid=fluid, percent=percent)
+    return Message("%(fluid)s %(percent)s %% by mass", fluid=name, percent=percent)
 
 
 def _no_cdu_figure(cdu: ResolvedCdu, field: str) -> Message:
@@ -79,6 +91,7 @@ def _no_racks_on(loop: Any) -> Message:
 
 # Formulas in words (the symbols are not translated; the words around them are).
 NO_CDU_IN_SERVICE = Message("no CDU in service")
+_NO_RACKS = Message("no racks on the loop")
 _SUM_CDUS = Message("Σ CDUs")
 _SUM_CDUS_BUT_LARGEST = Message("Σ CDUs − largest")
 _SETPOINT = Message("setpoint")
@@ -87,21 +100,18 @@ _HIGHEST_RACK_MIN = Message("highest rack min")
 _VENDOR_TABLE = Message("vendor table")
 _MIN_CDU_HEAD = Message("min CDU head")
 _SUM_LOOP_HEAT = Message("Σ loop heat")
+_NO_CDU_ON_WATER = Message("no CDU on a loop uses this water")
+# A CDU's capacity at the site approach: rated capacity scaled down linearly (never up).
+_SCALED = "Q_rated · min(1, ATD / ATD_rated)"
 
 
 def _loop_racks(ctx: Context, loop_id: str) -> list[Rack]:
-    index = ctx.memo.get("racks_by_loop")
-    if index is None:
-        index = {}
-        for rack in ctx.site.racks:
-            if rack.loop is not None:
-                index.setdefault(rack.loop, []).append(rack)
-        ctx.memo["racks_by_loop"] = index
-    return index.get(loop_id, [])
+    return racks_by_loop(ctx).get(loop_id, [])
 
 
-def _loop_cdus(ctx: Context, loop: Any) -> list[ResolvedCdu]:
-    return [ctx.site.cdus[c] for c in loop.cdus]
+def _liquid_racks(ctx: Context, loop_id: str) -> list[Rack]:
+    """The loop's racks that take coolant (an air-only rack on a loop puts nothing in it)."""
+    return [rack for rack in _loop_racks(ctx, loop_id) if rack.type.is_liquid]
 
 
 def rack_heat_split(ctx: Context, rack: Rack) -> tuple[float, float] | Value:
@@ -124,7 +134,8 @@ def rack_heat_split(ctx: Context, rack: Rack) -> tuple[float, float] | Value:
     return power, f.liquid_heat_fraction
 
 
-def _rack_heat(ctx: Context, rack: Rack) -> Value:
+def rack_liquid_heat(ctx: Context, rack: Rack) -> Value:
+    """Heat the rack puts into liquid [W] (0 for an air-only rack), or why it is unknown."""
     split = rack_heat_split(ctx, rack)
     if isinstance(split, Value):
         return split
@@ -136,10 +147,10 @@ def _rack_heat(ctx: Context, rack: Rack) -> Value:
 def liquid_heat(ctx: Context, loop: Any) -> Value:
     racks = _loop_racks(ctx, loop.id)
     if not racks:
-        return Value.unknown(_no_racks_on(loop))
+        return Value(0.0, _NO_RACKS, ())
     total = 0.0
     for rack in racks:
-        heat = _rack_heat(ctx, rack)
+        heat = rack_liquid_heat(ctx, rack)
         if heat.value is None:
             return heat
         total += heat.value
@@ -147,6 +158,7 @@ def liquid_heat(ctx: Context, loop: Any) -> Value:
 
 
 def _capacity(cdu: ResolvedCdu) -> Value:
+    """The CDU's heat capacity at the site's approach, with the scaling in its working."""
     f = cdu.figures
     if f.capacity is None:
         return Value.unknown(_no_cdu_figure(cdu, "capacity"))
@@ -155,27 +167,49 @@ def _capacity(cdu: ResolvedCdu) -> Value:
         and f.rated_approach is not None
         and cdu.spec.approach != f.rated_approach
     ):
-        return Value(cdu_capacity_at_approach(f.capacity, f.rated_approach, cdu.spec.approach))
-    return Value(f.capacity)
+        return Value(
+            cdu_capacity_at_approach(f.capacity, f.rated_approach, cdu.spec.approach),
+            _SCALED,
+            (
+                ("Q_rated", f.capacity, "power"),
+                ("ATD", cdu.spec.approach, "temperature_difference"),
+                ("ATD_rated", f.rated_approach, "temperature_difference"),
+            ),
+        )
+    return Value(f.capacity, "Q_rated", (("Q_rated", f.capacity, "power"),))
 
 
 def _sum_cdus(ctx: Context, loop: Any, figure: str, survivors: bool) -> Value:
-    values = []
-    for cdu in _loop_cdus(ctx, loop):
+    values: list[float] = []
+    scaled: set[tuple[Any, ...]] = set()  # the distinct scalings, shown when there is one
+    for cdu in cdus_of_loop(ctx, loop):
         v = _capacity(cdu) if figure == "capacity" else Value(getattr(cdu.figures, figure))
         if v.value is None:
             return v if v.missing else Value.unknown(_no_cdu_figure(cdu, figure))
         values.append(v.value)
+        if v.formula == _SCALED:
+            scaled.add(v.inputs)
     kind = "power" if figure == "capacity" else "volumetric_flow"
     if not values:  # every CDU of the loop has failed (a failure scenario)
         return Value(0.0, NO_CDU_IN_SERVICE, ())
+    count: tuple[tuple[str, float, str], ...] = (("n_CDU", len(values), "count"),)
+    each: tuple[tuple[str, float, str], ...] = ()
+    if scaled:  # at the site's approach: say so, with the rating and the scaling
+        each = next(iter(scaled)) if len(scaled) == 1 else ()
+        sums = (
+            Message("Σ CDUs − largest, each %(scaled)s", scaled=_SCALED)
+            if survivors
+            else Message("Σ CDUs, each %(scaled)s", scaled=_SCALED)
+        )
+    else:
+        sums = _SUM_CDUS_BUT_LARGEST if survivors else _SUM_CDUS
     if survivors:
         return Value(
             surviving_capacity(values, 1),
-            _SUM_CDUS_BUT_LARGEST,
-            (("n_CDU", len(values), "count"), ("largest", max(values), kind)),
+            sums,
+            (*count, ("largest", max(values), kind), *each),
         )
-    return Value(sum(values), _SUM_CDUS, (("n_CDU", len(values), "count"),))
+    return Value(sum(values), sums, (*count, *each))
 
 
 @quantity("tcs_loop", "cdu_capacity", "power", "Heat capacity of all the loop's CDUs")
@@ -241,7 +275,7 @@ def has_setpoint(ctx: Context, loop: Any) -> Value:
 )
 def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
     worst: tuple[float, float, float] | None = None
-    for cdu in _loop_cdus(ctx, loop):
+    for cdu in cdus_of_loop(ctx, loop):
         if cdu.spec.facility_water is None:
             return Value.unknown(_no_cdu_figure(cdu, "facility_water"))
         water = ctx.site.facility_water[cdu.spec.facility_water]
@@ -269,9 +303,9 @@ def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
 
 
 def _rack_limits(ctx: Context, loop: Any, bound: str) -> Value:
-    racks = _loop_racks(ctx, loop.id)
+    racks = _liquid_racks(ctx, loop.id)
     if not racks:
-        return Value.unknown(_no_racks_on(loop))
+        return Value.unknown(Message("no liquid-cooled racks are on loop '%(loop)s'", loop=loop.id))
     pick = min if bound == "max" else max
     chosen: tuple[float, str] | None = None
     for rack in racks:
@@ -310,33 +344,101 @@ def min_allowed_supply(ctx: Context, loop: Any) -> Value:
     return _rack_limits(ctx, loop, "min")
 
 
-def _properties(coolant: Coolant, temperature: float) -> tuple[float, float]:
+def coolant_properties(coolant: Coolant, temperature: float) -> tuple[float, float] | Value:
+    """(ρ [kg/m³], cp [J/(kg·K)]) of ``coolant`` at ``temperature``, or why they are unknown:
+    outside the property correlation's range (above 100 °C, or frozen)."""
     w = mass_fraction(coolant)
-    return fluid.density(coolant.fluid, w, temperature), fluid.specific_heat(
-        coolant.fluid, w, temperature
+    try:
+        return fluid.density(coolant.fluid, w, temperature), fluid.specific_heat(
+            coolant.fluid, w, temperature
+        )
+    except ValueError as error:
+        return Value.unknown(
+            Message(
+                "no properties of %(coolant)s at %(temperature)s °C: %(reason)s",
+                coolant=coolant_name(coolant),
+                temperature=format(temperature, ".1f"),
+                reason=message_of(error),
+            )
+        )
+
+
+def _same_coolant(a: Coolant, b: Coolant) -> bool:
+    return a.fluid == b.fluid and abs(mass_fraction(a) - mass_fraction(b)) < 1e-9
+
+
+def _table_flow(ctx: Context, rack: Rack, loop: Any, supply: float, heat: float) -> Value:
+    """The rack's flow from its vendor table at ``supply``, in the loop's coolant.
+
+    The table holds the flow that carries the rack's heat in the coolant the vendor measured
+    with; the same heat at the same temperatures needs V_loop = V_table · (ρ·cp)_table /
+    (ρ·cp)_loop, both at the mean loop temperature (supply + rise / 2, the rise being the
+    design rise, else the one the table implies).
+    """
+    f = rack.type.figures
+    assert f.flow_table is not None
+    table = [(p.supply_temperature, p.flow) for p in f.flow_table]
+    try:
+        flow = fluid.flow_from_supply_table(supply, table)
+    except ValueError:
+        return Value.unknown(
+            Message(
+                "supply %(supply)s °C is outside rack type '%(type)s' %(field)s",
+                supply=format(supply, ".1f"),
+                type=rack.type.id,
+                field="flow_table",
+            )
+        )
+    measured = f.flow_table_coolant
+    if measured is None:
+        return Value.unknown(
+            Message(
+                "rack type '%(type)s' does not say which coolant its %(field)s was measured "
+                "with (%(other)s)",
+                type=rack.type.id,
+                field="flow_table",
+                other="flow_table_coolant",
+            )
+        )
+    if _same_coolant(measured, loop.coolant):
+        return Value(flow, _VENDOR_TABLE, (("V_table", flow, "volumetric_flow"),))
+    rise = f.design_coolant_rise
+    if rise is None:  # the rise the table implies for this heat, in the table's coolant
+        props = coolant_properties(measured, supply)
+        if isinstance(props, Value):
+            return props
+        rise = fluid.coolant_temperature_rise(heat, flow, *props)
+    mean = supply + rise / 2
+    table_props = coolant_properties(measured, mean)
+    if isinstance(table_props, Value):
+        return table_props
+    loop_props = coolant_properties(loop.coolant, mean)
+    if isinstance(loop_props, Value):
+        return loop_props
+    converted = fluid.flow_in_other_coolant(flow, *table_props, *loop_props)
+    return Value(
+        converted,
+        Message(
+            "V_table · (ρ·cp)_table / (ρ·cp)_loop, table in %(table)s, loop in %(loop)s",
+            table=coolant_name(measured),
+            loop=coolant_name(loop.coolant),
+        ),
+        (
+            ("V_table", flow, "volumetric_flow"),
+            ("(ρ·cp)_table/(ρ·cp)_loop", converted / flow, "ratio"),
+        ),
     )
 
 
 def _rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
     f = rack.type.figures
-    heat = _rack_heat(ctx, rack)
+    heat = rack_liquid_heat(ctx, rack)
     if heat.value is None:
         return heat
     if heat.value == 0.0:
         return Value(0.0)
     if f.flow_table is not None:
-        table = [(p.supply_temperature, p.flow) for p in f.flow_table]
-        try:
-            return Value(fluid.flow_from_supply_table(supply, table), _VENDOR_TABLE)
-        except ValueError:
-            return Value.unknown(
-                Message(
-                    "supply %(supply)s °C is outside rack type '%(type)s' %(field)s",
-                    supply=format(supply, ".1f"),
-                    type=rack.type.id,
-                    field="flow_table",
-                )
-            )
+        return _table_flow(ctx, rack, loop, supply, heat.value)
     if f.design_coolant_rise is None:
         return Value.unknown(
             Message(
@@ -346,42 +448,61 @@ def _rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
                 other="flow_table",
             )
         )
-    mean = supply + f.design_coolant_rise / 2
-    rho, cp = _properties(loop.coolant, mean)
-    return Value(fluid.required_coolant_flow(heat.value, f.design_coolant_rise, rho, cp))
+    props = coolant_properties(loop.coolant, supply + f.design_coolant_rise / 2)
+    if isinstance(props, Value):
+        return props
+    return Value(fluid.required_coolant_flow(heat.value, f.design_coolant_rise, *props))
 
 
 @quantity("tcs_loop", "required_flow", "volumetric_flow", "Coolant flow the loop's racks need")
 def required_flow(ctx: Context, loop: Any) -> Value:
+    racks = _loop_racks(ctx, loop.id)
+    if not racks:
+        return Value(0.0, _NO_RACKS, ())
     supply = ctx.get("tcs_loop", "supply_temperature", loop)
     if supply.value is None:
         return supply
-    racks = _loop_racks(ctx, loop.id)
-    if not racks:
-        return Value.unknown(_no_racks_on(loop))
     total = 0.0
     rises = set()
+    tables: set[Any] = set()  # the formulas of the racks sized by a vendor table
     for rack in racks:
         v = _rack_flow(ctx, rack, loop, supply.value)
         if v.value is None:
             return v
         total += v.value
-        if rack.type.figures.flow_table is None and rack.type.figures.design_coolant_rise:
+        if rack.type.figures.flow_table is not None:
+            tables.add((v.formula, v.inputs[1:]))
+        elif rack.type.figures.design_coolant_rise and rack.type.is_liquid:
             rises.add(rack.type.figures.design_coolant_rise)
     heat = ctx.get("tcs_loop", "liquid_heat", loop)
     inputs: list[tuple[str, float, str]] = [("Q_liq", heat.value or 0.0, "power")]
-    formula = Message(
-        "Σ Q / (ρ · cp · ΔT), %(fluid)s at mean loop temperature",
-        fluid=_coolant_name(loop.coolant),
-    )
+    name = coolant_name(loop.coolant)
+    if tables and not rises:
+        inputs = [("T_supply", supply.value, "temperature")]
+        formula: str = Message("Σ vendor-table flows at T_supply (%(fluid)s)", fluid=name)
+        if len(tables) == 1:
+            table_formula, ratio = next(iter(tables))
+            if table_formula != _VENDOR_TABLE:
+                formula = Message("Σ %(each)s, at T_supply", each=table_formula)
+                inputs += list(ratio)
+        return Value(total, formula, tuple(inputs))
+    if tables:
+        formula = Message(
+            "Σ rack flows: vendor tables where given, else Q / (ρ · cp · ΔT), %(fluid)s at "
+            "mean loop temperature",
+            fluid=name,
+        )
+        return Value(total, formula, tuple(inputs))
+    formula = Message("Σ Q / (ρ · cp · ΔT), %(fluid)s at mean loop temperature", fluid=name)
     if len(rises) == 1:
         rise = rises.pop()
-        rho, cp = _properties(loop.coolant, supply.value + rise / 2)
-        inputs += [
-            ("ρ", rho, "density"),
-            ("cp", cp, "specific_heat"),
-            ("ΔT", rise, "temperature_difference"),
-        ]
+        props = coolant_properties(loop.coolant, supply.value + rise / 2)
+        if not isinstance(props, Value):
+            inputs += [
+                ("ρ", props[0], "density"),
+                ("cp", props[1], "specific_heat"),
+                ("ΔT", rise, "temperature_difference"),
+            ]
     return Value(total, formula, tuple(inputs))
 
 
@@ -395,9 +516,7 @@ def return_temperature(ctx: Context, loop: Any) -> Value:
     supply = ctx.get("tcs_loop", "supply_temperature", loop)
     if supply.value is None:
         return supply
-    rises = [
-        r.type.figures.design_coolant_rise for r in _loop_racks(ctx, loop.id) if r.type.is_liquid
-    ]
+    rises = [r.type.figures.design_coolant_rise for r in _liquid_racks(ctx, loop.id)]
     if not rises or any(r is None for r in rises):
         return Value.unknown(
             Message(
@@ -422,7 +541,7 @@ def required_head(ctx: Context, loop: Any) -> Value:
         return Value.unknown(
             Message("loop '%(loop)s' has no %(field)s", loop=loop.id, field="piping_pressure_drop")
         )
-    racks = [r for r in _loop_racks(ctx, loop.id) if r.type.is_liquid]
+    racks = _liquid_racks(ctx, loop.id)
     if not racks:
         return Value.unknown(Message("no liquid-cooled racks are on loop '%(loop)s'", loop=loop.id))
     supply = ctx.get("tcs_loop", "supply_temperature", loop)
@@ -447,7 +566,7 @@ def required_head(ctx: Context, loop: Any) -> Value:
 @quantity("tcs_loop", "available_head", "pressure", "Lowest available head of the loop's CDUs")
 def available_head(ctx: Context, loop: Any) -> Value:
     heads = []
-    for cdu in _loop_cdus(ctx, loop):
+    for cdu in cdus_of_loop(ctx, loop):
         if cdu.figures.available_head is None:
             return Value.unknown(_no_cdu_figure(cdu, "available_head"))
         heads.append(cdu.figures.available_head)
@@ -461,17 +580,67 @@ def racks_on_loop(ctx: Context, loop: Any) -> Value:
     return Value(float(len(_loop_racks(ctx, loop.id))))
 
 
+@quantity("tcs_loop", "liquid_racks_on_loop", "count", "Racks on the loop that take its coolant")
+def liquid_racks_on_loop(ctx: Context, loop: Any) -> Value:
+    return Value(float(len(_liquid_racks(ctx, loop.id))))
+
+
 @quantity("tcs_loop", "racks_supported", "count", "Racks the loop's CDUs support (Σ max_racks)")
 def racks_supported(ctx: Context, loop: Any) -> Value:
     total = 0
-    for cdu in _loop_cdus(ctx, loop):
+    for cdu in cdus_of_loop(ctx, loop):
         if cdu.figures.max_racks is None:
             return Value.unknown(_no_cdu_figure(cdu, "max_racks"))
         total += cdu.figures.max_racks
     return Value(float(total))
 
 
+# --- where a rack's liquid heat lands -----------------------------------------------------
+
+
+@quantity("rack", "is_liquid_cooled", "boolean", "True for a rack that puts heat into coolant")
+def is_liquid_cooled(ctx: Context, rack: Rack) -> Value:
+    return Value(float(rack.type.is_liquid))
+
+
+@quantity(
+    "rack",
+    "liquid_heat_on_no_loop",
+    "power",
+    "Liquid heat of a rack that names no TCS loop (0 when it is on one)",
+)
+def liquid_heat_on_no_loop(ctx: Context, rack: Rack) -> Value:
+    split = rack_heat_split(ctx, rack)
+    if isinstance(split, Value):
+        return split
+    if rack.loop is not None:
+        return Value(0.0, Message("on loop %(loop)s", loop=rack.loop), ())
+    power, liquid = split
+    return Value(
+        power * liquid, "P · f_liq", (("P", power, "power"), ("f_liq", liquid, "fraction"))
+    )
+
+
 # --- CDU scope -----------------------------------------------------------------------
+
+
+def cdu_heat_shares(ctx: Context, loop: Any) -> tuple[dict[str, float], bool]:
+    """Each in-service CDU's share of ``loop``'s heat, and whether the shares follow the
+    CDUs' capacities (True) or are equal because a capacity is unknown (False)."""
+    key = ("cdu_shares", loop.id, tuple(loop.cdus))
+    found = ctx.memo.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    cdus = cdus_of_loop(ctx, loop)
+    capacities = [_capacity(cdu).value for cdu in cdus]
+    known = [c for c in capacities if c is not None]
+    if cdus and len(known) == len(cdus) and sum(known) > 0:
+        total = sum(known)
+        found = ({cdu.id: c / total for cdu, c in zip(cdus, known, strict=True)}, True)
+    else:
+        found = ({cdu.id: 1.0 / len(cdus) for cdu in cdus}, False)
+    ctx.memo[key] = found
+    return found
 
 
 @quantity("cdu", "pumps_installed", "count", "Pumps installed in the CDU")
@@ -517,11 +686,42 @@ def primary_pressure_drop(ctx: Context, cdu: ResolvedCdu) -> Value:
     )
 
 
+def cdu_heat(ctx: Context, cdu: ResolvedCdu) -> Value:
+    """The CDU's share of its loop's heat [W] (0 for a CDU on no loop or out of service)."""
+    loop = ctx.site.loops.get(cdu.loop) if cdu.loop else None
+    if loop is None or cdu.id not in loop.cdus:
+        return Value(0.0)
+    heat = ctx.get("tcs_loop", "liquid_heat", loop)
+    if heat.value is None:
+        return heat
+    shares, _ = cdu_heat_shares(ctx, loop)
+    return Value(
+        heat.value * shares[cdu.id],
+        "Q_loop · share",
+        (("Q_loop", heat.value, "power"), ("share", shares[cdu.id], "fraction")),
+    )
+
+
+@quantity(
+    "cdu",
+    "heat_on_no_facility_water",
+    "power",
+    "The CDU's share of its loop's heat when it names no facility water (0 when it does)",
+)
+def heat_on_no_facility_water(ctx: Context, cdu: ResolvedCdu) -> Value:
+    if cdu.spec.facility_water is not None:
+        return Value(0.0, Message("on facility water %(water)s", water=cdu.spec.facility_water), ())
+    return cdu_heat(ctx, cdu)
+
+
 # --- facility water scope --------------------------------------------------------------
 
 
 @quantity(
-    "facility_water", "facility_heat", "power", "Liquid heat of every loop served by this water"
+    "facility_water",
+    "facility_heat",
+    "power",
+    "Liquid heat the CDUs on this water reject into it (each CDU's share of its loop)",
 )
 def facility_heat(ctx: Context, water: Any) -> Value:
     total = 0.0
@@ -530,16 +730,35 @@ def facility_heat(ctx: Context, water: Any) -> Value:
         for cdu in ctx.site.cdus.values()
         if cdu.spec.facility_water == water.id and cdu.loop
     }
-    if not loops:
-        return Value.unknown(
-            Message("no CDU on a loop uses facility water '%(water)s'", water=water.id)
-        )
+    split = False
+    equal = False
+    counted = 0
     for loop_id in sorted(loops):
-        heat = ctx.get("tcs_loop", "liquid_heat", ctx.site.loops[loop_id])
+        loop = ctx.site.loops[loop_id]
+        mine = [c for c in loop.cdus if ctx.site.cdus[c].spec.facility_water == water.id]
+        if not mine:
+            continue  # its CDUs on this water are out of service (a failure scenario)
+        heat = ctx.get("tcs_loop", "liquid_heat", loop)
         if heat.value is None:
             return heat
-        total += heat.value
-    return Value(total, _SUM_LOOP_HEAT, (("n_loops", len(loops), "count"),))
+        shares, by_capacity = cdu_heat_shares(ctx, loop)
+        share = sum(shares[c] for c in mine)
+        if len(mine) < len(loop.cdus):
+            split = True
+            equal = equal or not by_capacity
+        total += heat.value * share
+        counted += 1
+    if not counted:
+        return Value(0.0, _NO_CDU_ON_WATER, ())
+    inputs = (("n_loops", counted, "count"),)
+    if not split:
+        return Value(total, _SUM_LOOP_HEAT, inputs)
+    formula = (
+        Message("Σ loop heat × share of its CDUs on this water (equal shares)")
+        if equal
+        else Message("Σ loop heat × share of its CDUs on this water (by CDU capacity)")
+    )
+    return Value(total, formula, inputs)
 
 
 @quantity(
@@ -561,12 +780,15 @@ def facility_required_flow(ctx: Context, water: Any) -> Value:
                 other="primary_rise",
             )
         )
-    rho, cp = _properties(water.coolant, water.supply_temperature + water.primary_rise / 2)
+    props = coolant_properties(water.coolant, water.supply_temperature + water.primary_rise / 2)
+    if isinstance(props, Value):
+        return props
+    rho, cp = props
     return Value(
         fluid.required_coolant_flow(heat.value, water.primary_rise, rho, cp),
         Message(
             "Q / (ρ · cp · ΔT), %(fluid)s at mean temperature",
-            fluid=_coolant_name(water.coolant),
+            fluid=coolant_name(water.coolant),
         ),
         (
             ("Q", heat.value, "power"),

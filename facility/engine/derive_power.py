@@ -45,6 +45,7 @@ def _sources(site: Site) -> Iterable[tuple[str, Any]]:
 _SIDES_IN_SERVICE = Message("count of sides in service")
 _SIDES_DECLARED = Message("count of sides declared")
 _SUM_PDU_LOADS = Message("Σ PDU loads (normal)")
+_NOTHING_BELOW = Message("no PDU in service below it")
 _WORST_SIDE_LOSS = Message("max over the lost side of Σ surviving PDU loads")
 
 
@@ -75,6 +76,15 @@ def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
     )
 
 
+@quantity("rack", "rack_real_power", "power", "Rack load at the electrical basis, in W")
+def rack_real_power(ctx: Context, rack: Rack) -> Value:
+    power, field = _basis_power(ctx, rack)
+    if power is None:
+        return Value.unknown(no_rack_figure(rack, field))
+    symbol = "P_peak" if field == "peak_power" else "P_nom"
+    return Value(power, symbol, ((symbol, power, "power"),))
+
+
 def _pdu_capacity(pdu: Pdu) -> Value:
     f = pdu.figures
     if f.voltage is None or f.phases is None or f.breaker_rating is None:
@@ -100,6 +110,19 @@ def _pdu_capacity(pdu: Pdu) -> Value:
     )
 
 
+def pdu_inputs(rack: Rack, pdu: Pdu) -> int:
+    """The rack's power inputs (PSU inlets) on ``pdu``: the side's inputs spread over its
+    declared PDUs in turn; one per PDU when the rack type does not state its inputs."""
+    per_side = rack.type.figures.power_inputs_per_side
+    if per_side is None:
+        return 1
+    return len(range(pdu.position_on_side, per_side, pdu.pdus_on_side))
+
+
+def _stated_inputs(rack: Rack) -> bool:
+    return rack.type.figures.power_inputs_per_side is not None
+
+
 @quantity(
     "rack",
     "weakest_side_capacity",
@@ -107,26 +130,39 @@ def _pdu_capacity(pdu: Pdu) -> Value:
     "Continuous capacity of the rack's weakest power side",
 )
 def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
+    """A side carries the rack until its most-loaded PDU is full: with m of the side's n_in
+    inputs on that PDU, the side carries C · n_in / m (n · C for one input per PDU)."""
     if not rack.pdus:
         return Value.unknown(Message("rack '%(rack)s' has no PDUs", rack=rack.id))
-    best: tuple[float, str, Value, int] | None = None
+    best: tuple[float, str, Value, int, int, int] | None = None
     for side, pdus in sorted(rack.pdus.items()):
-        total = 0.0
+        inputs = [pdu_inputs(rack, pdu) for pdu in pdus]
+        carrying = sum(inputs)
+        total = float("inf")
         first: Value | None = None
-        for pdu in pdus:
+        for pdu, m in zip(pdus, inputs, strict=True):
             capacity = ctx.get("pdu", "pdu_capacity", pdu)
             if capacity.value is None:
                 return capacity
-            total += capacity.value
             first = first or capacity
+            if m:
+                total = min(total, capacity.value * carrying / m)
+        if not carrying:
+            total = 0.0  # no input of the rack on this side's PDUs: the side carries nothing
         if first is not None and (best is None or total < best[0]):
-            best = (total, side, first, len(pdus))
+            best = (total, side, first, len(pdus), carrying, max(inputs))
     assert best is not None
-    total, side, first, count = best
+    total, side, first, count, carrying, most = best
+    if not _stated_inputs(rack) or (most == 1 and carrying == count):
+        return Value(
+            total,
+            Message("side %(side)s: n · %(formula)s", side=side, formula=first.formula),
+            (("n", count, "count"), *first.inputs),
+        )
     return Value(
         total,
-        Message("side %(side)s: n · %(formula)s", side=side, formula=first.formula),
-        (("n", count, "count"), *first.inputs),
+        Message("side %(side)s: n_in / m · %(formula)s", side=side, formula=first.formula),
+        (("n_in", carrying, "count"), ("m", most, "count"), *first.inputs),
     )
 
 
@@ -152,29 +188,53 @@ def _rack_of(ctx: Context, pdu: Pdu) -> Rack:
     return index[pdu.rack]
 
 
+def _share(rack: Rack, pdu: Pdu, after_side_loss: bool) -> tuple[float, str, tuple[Any, ...]]:
+    """The share of the rack's load on ``pdu``, with its formula and inputs.
+
+    The rack's power supplies share its load equally. Normal operation: over every input in
+    service; after the other sides are lost: over this side's. Without stated inputs, each
+    side takes an equal share, split equally over the side's PDUs."""
+    side = rack.pdus[pdu.side]
+    if not _stated_inputs(rack):
+        n = len(side)
+        if after_side_loss:
+            return 1.0 / n, "S_rack / n_side", (("n_side", n, "count"),)
+        sides = len(rack.pdus)
+        return (
+            1.0 / (sides * n),
+            "S_rack / (n_sides · n_side)",
+            (("n_sides", sides, "count"), ("n_side", n, "count")),
+        )
+    m = pdu_inputs(rack, pdu)
+    pool = side if after_side_loss else [p for group in rack.pdus.values() for p in group]
+    n_in = sum(pdu_inputs(rack, p) for p in pool)
+    share = m / n_in if n_in else 0.0
+    return share, "S_rack · m / n_in", (("m", m, "count"), ("n_in", n_in, "count"))
+
+
+def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool, real: bool) -> Value:
+    rack = _rack_of(ctx, pdu)
+    name = "rack_real_power" if real else "rack_apparent_power"
+    load = ctx.get("rack", name, rack)
+    if load.value is None:
+        return load
+    share, formula, inputs = _share(rack, pdu, after_side_loss)
+    symbol, kind = ("P_rack", "power") if real else ("S_rack", "apparent_power")
+    return Value(
+        load.value * share,
+        formula.replace("S_rack", symbol),
+        ((symbol, load.value, kind), *inputs),
+    )
+
+
 @quantity(
     "pdu",
     "pdu_load",
     "apparent_power",
-    "PDU load in normal operation (rack shared by all its PDUs)",
+    "PDU load in normal operation (rack shared by all its power inputs)",
 )
 def pdu_load(ctx: Context, pdu: Pdu) -> Value:
-    rack = _rack_of(ctx, pdu)
-    load = ctx.get("rack", "rack_apparent_power", rack)
-    if load.value is None:
-        return load
-    # The rack's power supplies split the load evenly over its sides, then over a side's PDUs.
-    sides = len(rack.pdus)
-    n = len(rack.pdus[pdu.side])
-    return Value(
-        load.value / (sides * n),
-        "S_rack / (n_sides · n_side)",
-        (
-            ("S_rack", load.value, "apparent_power"),
-            ("n_sides", sides, "count"),
-            ("n_side", n, "count"),
-        ),
-    )
+    return _pdu_load(ctx, pdu, after_side_loss=False, real=False)
 
 
 @quantity(
@@ -184,16 +244,22 @@ def pdu_load(ctx: Context, pdu: Pdu) -> Value:
     "PDU load after the rack's other side(s) are lost",
 )
 def pdu_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
-    rack = _rack_of(ctx, pdu)
-    load = ctx.get("rack", "rack_apparent_power", rack)
-    if load.value is None:
-        return load
-    n = len(rack.pdus[pdu.side])
-    return Value(
-        load.value / n,
-        "S_rack / n_side",
-        (("S_rack", load.value, "apparent_power"), ("n_side", n, "count")),
-    )
+    return _pdu_load(ctx, pdu, after_side_loss=True, real=False)
+
+
+@quantity("pdu", "pdu_real_load", "power", "PDU real power in normal operation")
+def pdu_real_load(ctx: Context, pdu: Pdu) -> Value:
+    return _pdu_load(ctx, pdu, after_side_loss=False, real=True)
+
+
+@quantity(
+    "pdu",
+    "pdu_real_load_after_side_loss",
+    "power",
+    "PDU real power after the rack's other side(s) are lost",
+)
+def pdu_real_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
+    return _pdu_load(ctx, pdu, after_side_loss=True, real=True)
 
 
 def _downstream_pdus(ctx: Context, element_id: str) -> list[Pdu]:
@@ -241,10 +307,8 @@ def prime_indexes(ctx: Context) -> None:
 
 def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     pdus = _downstream_pdus(ctx, element_id)
-    if not pdus:
-        return Value.unknown(
-            Message("nothing in the site is fed by '%(element)s'", element=element_id)
-        )
+    if not pdus:  # it carries nothing: judged at 0, never skipped
+        return Value(0.0, _NOTHING_BELOW, ())
     by_side: dict[str, float] = {}
     for pdu in pdus:
         v = ctx.get("pdu", per_pdu, pdu)
@@ -252,7 +316,7 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
             return v
         by_side[pdu.side] = by_side.get(pdu.side, 0.0) + v.value
     total = sum(by_side.values())
-    if per_pdu == "pdu_load":
+    if not per_pdu.endswith("_after_side_loss"):
         return Value(total, _SUM_PDU_LOADS, (("n_PDU", len(pdus), "count"),))
     # One side is lost: its PDUs below this element drop out, the others carry whole racks.
     # The worst single loss is the side that leaves the most load here.
@@ -322,25 +386,85 @@ def source_load_after_side_loss(ctx: Context, source: Any) -> Value:
     return _aggregate(ctx, source.id, "pdu_load_after_side_loss")
 
 
+@quantity("power_source", "source_real_load", "power", "Real power in normal operation (kW)")
+def source_real_load(ctx: Context, source: Any) -> Value:
+    return _aggregate(ctx, source.id, "pdu_real_load")
+
+
+@quantity(
+    "power_source",
+    "source_real_load_after_side_loss",
+    "power",
+    "Real power after the other side is lost (kW)",
+)
+def source_real_load_after_side_loss(ctx: Context, source: Any) -> Value:
+    return _aggregate(ctx, source.id, "pdu_real_load_after_side_loss")
+
+
+def _no_rating(source: Any, missing: str) -> Value:
+    return Value.unknown(
+        Message(
+            "source '%(source)s' has no %(field)s or %(other)s",
+            source=source.id,
+            field=missing,
+            other="power_factor",
+        )
+    )
+
+
 @quantity("power_source", "source_capacity", "apparent_power", "Rated capacity of the source")
 def source_capacity(ctx: Context, source: Any) -> Value:
-    if source.capacity is None:
-        if source.modules is None:
-            return Value.unknown(
-                Message(
-                    "source '%(source)s' has no %(field)s or %(other)s",
-                    source=source.id,
-                    field="capacity",
-                    other="modules",
-                )
-            )
+    if source.capacity is not None:
+        return Value(source.capacity, "S_rated", (("S_rated", source.capacity, "apparent_power"),))
+    if source.modules is not None:
         m = source.modules
         return Value(
             m.installed * m.capacity,
             "n_installed · S_module",
             (("n_installed", m.installed, "count"), ("S_module", m.capacity, "apparent_power")),
         )
-    return Value(source.capacity, "S_rated", (("S_rated", source.capacity, "apparent_power"),))
+    if source.real_power_capacity is not None and source.power_factor is not None:
+        return Value(
+            source.real_power_capacity / source.power_factor,
+            "P_rated / PF",
+            (
+                ("P_rated", source.real_power_capacity, "power"),
+                ("PF", source.power_factor, "fraction"),
+            ),
+        )
+    return Value.unknown(
+        Message(
+            "source '%(source)s' has no %(field)s or %(other)s",
+            source=source.id,
+            field="capacity",
+            other="modules",
+        )
+    )
+
+
+@quantity(
+    "power_source",
+    "source_real_capacity",
+    "power",
+    "Rated real power of the source (kW rating, else kVA rating × power factor)",
+)
+def source_real_capacity(ctx: Context, source: Any) -> Value:
+    if source.real_power_capacity is not None:
+        return Value(
+            source.real_power_capacity,
+            "P_rated",
+            (("P_rated", source.real_power_capacity, "power"),),
+        )
+    rated = ctx.get("power_source", "source_capacity", source)
+    if rated.value is None:
+        return rated
+    if source.power_factor is None:
+        return _no_rating(source, "real_power_capacity")
+    return Value(
+        rated.value * source.power_factor,
+        Message("(%(formula)s) · PF", formula=rated.formula),
+        (*rated.inputs, ("PF", source.power_factor, "fraction")),
+    )
 
 
 @quantity(
@@ -362,6 +486,83 @@ def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
     )
 
 
+@quantity(
+    "power_source",
+    "source_real_capacity_after_module_loss",
+    "power",
+    "Real power of the modules with one module failed ((n − 1) · S_module · PF)",
+)
+def source_real_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
+    m = source.modules
+    if m is None:
+        return Value.unknown(
+            Message("source '%(source)s' declares no %(field)s", source=source.id, field="modules")
+        )
+    if source.power_factor is None:
+        return Value.unknown(
+            Message("source '%(source)s' has no %(field)s", source=source.id, field="power_factor")
+        )
+    return Value(
+        (m.installed - 1) * m.capacity * source.power_factor,
+        "(n_installed − 1) · S_module · PF",
+        (
+            ("n_installed", m.installed, "count"),
+            ("S_module", m.capacity, "apparent_power"),
+            ("PF", source.power_factor, "fraction"),
+        ),
+    )
+
+
 @quantity("power_source", "has_modules", "boolean", "True when the source declares modules")
 def has_modules(ctx: Context, source: Any) -> Value:
     return Value(float(source.modules is not None))
+
+
+# --- which side an element belongs to -------------------------------------------------------
+
+
+def _upstream(ctx: Context, pdu: Pdu) -> list[Any]:
+    """The distribution elements and source above ``pdu``, nearest first."""
+    chain: list[Any] = []
+    node = pdu.fed_by
+    seen: set[str] = set()
+    while node is not None and node not in seen:
+        seen.add(node)
+        element = ctx.site.distribution.get(node) or ctx.site.sources.get(node)
+        if element is None:
+            break
+        chain.append(element)
+        node = getattr(element, "fed_by", None)
+    return chain
+
+
+@quantity(
+    "pdu",
+    "upstream_declares_side",
+    "boolean",
+    "True when an element above the PDU declares its power side",
+)
+def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
+    return Value(float(any(e.side is not None for e in _upstream(ctx, pdu))))
+
+
+@quantity(
+    "pdu",
+    "upstream_side_conflicts",
+    "count",
+    "Elements above the PDU declared for another power side than the PDU's",
+)
+def upstream_side_conflicts(ctx: Context, pdu: Pdu) -> Value:
+    other = [e for e in _upstream(ctx, pdu) if e.side is not None and e.side != pdu.side]
+    if not other:
+        return Value(0.0, Message("every element above is on side %(side)s", side=pdu.side), ())
+    return Value(
+        float(len(other)),
+        Message(
+            "%(element)s is declared for side %(other)s, the PDU is on side %(side)s",
+            element=other[0].id,
+            other=other[0].side,
+            side=pdu.side,
+        ),
+        (),
+    )

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from facility.engine.account import account
+from facility.engine.coverage import coverage
 from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Compute, Context, Value, scopes
@@ -64,6 +66,8 @@ def _audit(
                 result.findings.append(finding)
         if progress is not None:
             progress(done, len(ruleset.rules))
+    result.account = account(ctx)
+    result.coverage = coverage(site, ruleset, result.findings)
     return result
 
 

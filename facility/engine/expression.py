@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -178,7 +179,17 @@ def _compile(
             raise ExpressionError(
                 Message("only numbers are allowed as constants in '%(text)s'", text=text)
             )
-        value = float(node.value)
+        try:
+            value = float(node.value)
+        except OverflowError:  # a whole number too large for a float
+            value = math.inf
+        if not math.isfinite(value):  # '1e999' parses as inf
+            number = ast.get_source_segment(text.strip(), node) or ast.unparse(node)
+            raise ExpressionError(
+                Message(
+                    "'%(number)s' is not a finite number in '%(text)s'", number=number, text=text
+                )
+            )
         return NUMBER, lambda env: value
     if isinstance(node, ast.UnaryOp):
         operand_type, operand = _compile(node.operand, names, used, text)

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from facility.engine.quantities import Value
 from facility.model.source import Location
 
+if TYPE_CHECKING:
+    from facility.engine.account import Account
+    from facility.engine.coverage import Coverage
+
 Status = Literal["fail", "pass", "not_evaluated", "waived"]
-Verdict = Literal["ready", "ready-with-warnings", "not-ready"]
+Verdict = Literal["ready", "ready-with-warnings", "incomplete", "not-ready"]
+# Worst last: a run's verdict is the worst one any finding calls for.
+VERDICT_ORDER: tuple[Verdict, ...] = ("ready", "ready-with-warnings", "incomplete", "not-ready")
 
 
 @dataclass(slots=True)  # not frozen: a campus has 10⁵–10⁶ findings, and frozen __init__ is slow
@@ -46,6 +52,8 @@ class AuditResult:
     rules_version: str
     assumptions: dict[str, str]
     findings: list[Finding] = field(default_factory=list)
+    account: Account | None = None  # where the racks' load, heat and mass land
+    coverage: Coverage | None = None  # what was judged, not evaluated, not modelled
 
     @property
     def verdict(self) -> Verdict:
@@ -59,14 +67,16 @@ class AuditResult:
 
 
 def verdict(findings: list[Finding]) -> Verdict:
-    """not-ready: an error-severity check fails. ready-with-warnings: a warning fails, or an
-    error-severity check could not be evaluated (readiness is not shown). ready: neither."""
+    """not-ready: an error-severity check fails. incomplete: none fails, but an error-severity
+    check could not be evaluated (readiness is not shown). ready-with-warnings: a warning
+    fails or could not be evaluated. ready: every error and warning check passes or is waived.
+    Info-severity findings never change the verdict."""
     state: Verdict = "ready"
     for f in findings:
         if f.status == "fail" and f.severity == "error":
             return "not-ready"
-        if (f.status == "fail" and f.severity == "warning") or (
-            f.status == "not_evaluated" and f.severity == "error"
-        ):
+        if f.status == "not_evaluated" and f.severity == "error":
+            state = "incomplete"
+        elif f.status in ("fail", "not_evaluated") and f.severity == "warning" and state == "ready":
             state = "ready-with-warnings"
     return state

@@ -143,6 +143,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
         from facility.engine import (  # noqa: F401
             derive_air,
             derive_cluster,
+            derive_coolant,
             derive_floor,
             derive_liquid,
             derive_power,

@@ -548,6 +548,11 @@ def _kind_of(
 
 
 def _parameter_value(raw: str | float | int, kind: str) -> float:
-    if kind in ("fraction", "count") and not isinstance(raw, str):
-        return float(raw)
+    """The canonical value; a non-finite one (YAML's ``.inf``, ``.nan``, ``1.0e+999``, or
+    '1e999' as text) is refused by parse_quantity, a too large whole number here."""
+    if kind == "count" and isinstance(raw, int):
+        try:
+            return float(raw)
+        except OverflowError:
+            raise QuantityError(Message("'%(text)s' is too large", text=raw)) from None
     return parse_quantity(raw, kind)

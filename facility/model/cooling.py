@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import (
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
@@ -18,6 +25,33 @@ from facility.model.fields import (
     Temperature,
     TemperatureRise,
 )
+from facility.physics.coolant import (
+    GLYCOL_MAXIMUM_MASS_FRACTION,
+    GLYCOL_MAXIMUM_TEMPERATURE,
+    WATER_MAXIMUM_TEMPERATURE,
+    mass_fraction_from_volume_fraction,
+    volume_fraction_from_mass_fraction,
+)
+
+# The fluids' names in messages (translated when shown).
+FLUID_NAMES = {
+    "water": Message("water"),
+    "propylene_glycol": Message("propylene glycol"),
+    "ethylene_glycol": Message("ethylene glycol"),
+}
+# The property correlation of each fluid (facility.physics.coolant) and the warmest
+# temperature it covers [°C]. The coldest is the mix's freezing point: a loop that cold is a
+# finding (rules LIQ-017, LIQ-018), not an input error.
+CORRELATIONS = {
+    "water": "CoolProp fit to IAPWS-95",
+    "propylene_glycol": "Melinder 2010",
+    "ethylene_glycol": "Melinder 2010",
+}
+MAXIMUM_TEMPERATURES = {
+    "water": WATER_MAXIMUM_TEMPERATURE,
+    "propylene_glycol": GLYCOL_MAXIMUM_TEMPERATURE,
+    "ethylene_glycol": GLYCOL_MAXIMUM_TEMPERATURE,
+}
 
 
 class Coolant(Strict):
@@ -28,6 +62,50 @@ class Coolant(Strict):
     volume_fraction: Fraction | None = Field(
         None, description="As in 'PG25' = 25 % by volume (Dow LC25)"
     )
+
+    # Field validators see the fields declared above them (info.data): ``fluid`` comes first.
+    @field_validator("mass_fraction")
+    @classmethod
+    def _mass_fraction_within_correlation(
+        cls, value: float | None, info: ValidationInfo
+    ) -> float | None:
+        fluid = info.data.get("fluid")
+        if value is not None and fluid in _GLYCOLS and not value <= GLYCOL_MAXIMUM_MASS_FRACTION:
+            raise ValueError(
+                Message(
+                    "%(fluid)s at %(value)s %% by mass is outside the property correlation "
+                    "(%(source)s), valid up to %(limit)s %% by mass",
+                    fluid=FLUID_NAMES[fluid],
+                    value=_percent(value),
+                    source=CORRELATIONS[fluid],
+                    limit=_percent(GLYCOL_MAXIMUM_MASS_FRACTION),
+                )
+            )
+        return value
+
+    @field_validator("volume_fraction")
+    @classmethod
+    def _volume_fraction_within_correlation(
+        cls, value: float | None, info: ValidationInfo
+    ) -> float | None:
+        fluid = info.data.get("fluid")
+        if value is None or fluid not in _GLYCOLS:
+            return value
+        if not mass_fraction_from_volume_fraction(fluid, value) <= GLYCOL_MAXIMUM_MASS_FRACTION:
+            limit = volume_fraction_from_mass_fraction(fluid, GLYCOL_MAXIMUM_MASS_FRACTION)
+            raise ValueError(
+                Message(
+                    "%(fluid)s at %(value)s %% by volume is outside the property correlation "
+                    "(%(source)s), valid up to %(limit)s %% by volume (%(mass_limit)s %% by mass)",
+                    fluid=FLUID_NAMES[fluid],
+                    value=_percent(value),
+                    source=CORRELATIONS[fluid],
+                    # Rounded down, so that the volume fraction stated is itself accepted.
+                    limit=format(math.floor(limit * 1000) / 10, ".1f"),
+                    mass_limit=_percent(GLYCOL_MAXIMUM_MASS_FRACTION),
+                )
+            )
+        return value
 
     @model_validator(mode="after")
     def _concentration(self) -> Coolant:
@@ -48,15 +126,52 @@ class Coolant(Strict):
         return self
 
 
+_GLYCOLS = ("propylene_glycol", "ethylene_glycol")
+
+
+def _percent(fraction: float) -> str:
+    """A fraction as a percentage, without trailing zeros: 0.65 → '65', 0.655 → '65.5'."""
+    return format(round(fraction * 100, 6), "g")
+
+
+def _within_correlation(
+    value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+) -> float | None:
+    """A temperature the coolant's properties are evaluated at, checked against the warmest
+    its correlation covers; ``info.data['coolant']`` is the coolant, when it is valid."""
+    temperature = handler(value)
+    coolant = info.data.get("coolant")
+    if temperature is None or not isinstance(coolant, Coolant):
+        return temperature  # no temperature, or the coolant's own problem is reported
+    limit = MAXIMUM_TEMPERATURES[coolant.fluid]
+    if not temperature <= limit:
+        raise ValueError(
+            Message(
+                "%(value)s is above the range of the %(fluid)s property correlation "
+                "(%(source)s), valid up to %(limit)s °C",
+                value=f"'{value}'" if isinstance(value, str) else repr(value),
+                fluid=FLUID_NAMES[coolant.fluid],
+                source=CORRELATIONS[coolant.fluid],
+                limit=format(limit, "g"),
+            )
+        )
+    return temperature
+
+
 class FacilityWater(Entity):
     ashrae_class: str | None = Field(None, description="ASHRAE liquid class, e.g. W32 (or S32)")
+    # Before supply_temperature, whose validator reads it.
+    coolant: Coolant = Coolant(fluid="water")
     supply_temperature: Temperature | None = None
     primary_rise: TemperatureRise | None = Field(None, description="Design rise across the CDUs")
     available_flow: Flow | None = None
     differential_pressure: Pressure | None = Field(
         None, description="Differential pressure available at the CDUs"
     )
-    coolant: Coolant = Coolant(fluid="water")
+
+    _supply_within_correlation = field_validator("supply_temperature", mode="wrap")(
+        _within_correlation
+    )
 
 
 class Pumps(Strict):
@@ -95,9 +210,13 @@ class TcsLoop(Entity):
     room: Id | None = None
     coolant: Coolant
     cdus: list[Id] = Field(min_length=1)
-    supply_setpoint: Temperature | None = None
+    supply_setpoint: Temperature | None = None  # after coolant, which its validator reads
     piping_pressure_drop: PressureDrop | None = Field(
         None, description="Piping and manifold pressure drop to the worst rack"
+    )
+
+    _setpoint_within_correlation = field_validator("supply_setpoint", mode="wrap")(
+        _within_correlation
     )
 
 

@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
+from facility.model.cooling import Coolant
 from facility.model.fields import (
     Flow,
     Fraction,
@@ -78,6 +79,11 @@ class RackFigures(Strict):
     design_coolant_rise: TemperatureRise | None = None
     flow_table: list[FlowPoint] | None = Field(
         None, description="Vendor flow vs supply temperature; preferred over the rise rule"
+    )
+    flow_table_coolant: Coolant | None = Field(
+        None,
+        description="The coolant the flow table was measured with (e.g. {fluid: water}); "
+        "its flows are converted to the loop's coolant",
     )
     design_flow: Flow | None = None
     pressure_drop: PressureDrop | None = Field(

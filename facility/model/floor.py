@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from facility.model.base import Entity
-from facility.model.fields import Area, Force, Id, Pressure
+from facility.model.fields import Area, Force, Id, Length, Pressure
 
 
 class Room(Entity):
@@ -24,5 +24,12 @@ class FloorZone(Entity):
     concentrated_load_rating: Force | None = Field(
         None, description="Per panel (raised floor), per the CISCA concentrated-load test"
     )
-    rolling_load_rating: Force | None = None
+    rolling_load_rating: Force | None = Field(
+        None, description="Per wheel, per the CISCA rolling-load test (10 passes: move-in)"
+    )
     area: Area | None = None
+    clear_height: Length | None = Field(
+        None,
+        description="Clear height above this floor to the lowest obstruction (ceiling, "
+        "cable tray, busway, containment roof)",
+    )

@@ -672,6 +672,8 @@ class _Resolver:
                     derating,
                     group.fed_by,
                     group_location,
+                    k,
+                    len(names),
                 )
                 sides[side].append(pdu)
                 declared = (*group_path, "names", k) if usable else group_path

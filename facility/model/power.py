@@ -16,7 +16,14 @@ from pydantic import Field, model_validator
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
-from facility.model.fields import ApparentPower, Current, Id, PositiveFraction, Voltage
+from facility.model.fields import (
+    ApparentPower,
+    Current,
+    Id,
+    PositiveFraction,
+    Voltage,
+)
+from facility.model.fields import Power as RealPower
 
 
 class Modules(Strict):
@@ -34,8 +41,18 @@ class Modules(Strict):
 
 
 class PowerSource(Entity):
+    """A UPS, generator or utility feed, rated in kVA and in kW.
+
+    Convention: where only one rating is given, the other is it times (or divided by) the
+    output ``power_factor`` (kW = kVA × PF); without a power factor the missing rating is
+    unknown, and the checks that need it are not evaluated.
+    """
+
     kind: Literal["utility", "ups", "generator"]
-    capacity: ApparentPower | None = None
+    capacity: ApparentPower | None = Field(None, description="Rated output in kVA")
+    real_power_capacity: RealPower | None = Field(
+        None, description="Rated output in kW (else capacity × power_factor)"
+    )
     power_factor: PositiveFraction | None = Field(
         None, description="Output power factor: kW rating = kVA rating × power factor"
     )

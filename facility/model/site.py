@@ -80,6 +80,10 @@ class Pdu:
     derating: float
     fed_by: str | None
     location: Location
+    # Where it stands among its side's PDUs as declared (0-based) and how many were declared:
+    # the rack's power inputs of that side are spread over them in turn (round robin).
+    position_on_side: int = 0
+    pdus_on_side: int = 1
 
 
 @dataclass(slots=True)

@@ -21,6 +21,7 @@ __all__ = [
     "caster_load",
     "filled_mass",
     "footprint_pressure",
+    "rolling_caster_load",
     "weight",
     "zone_aggregate_pressure",
 ]
@@ -205,6 +206,56 @@ def caster_load(mass: float, casters: int) -> float:
     _require_positive(mass, "mass", "kg")
     _require_count(casters, "casters", minimum=1)
     return mass * STANDARD_GRAVITY / casters
+
+
+# Share of a rack's weight one caster may carry while the rack is rolled or tilted over a
+# panel edge: IBM's raised-floor planning rule, "up to 1/2 of the rack weight per caster
+# during relocation" (IBM Power Systems site preparation, "Floor construction and floor
+# loading"). A rule parameter may replace it with the rack vendor's figure.
+MOVING_CASTER_SHARE = 0.5
+
+
+def rolling_caster_load(mass: float, share: float = MOVING_CASTER_SHARE) -> float:
+    r"""Load on the most-loaded caster of a rack while it is rolled into place.
+
+    Parameters
+    ----------
+    mass : float
+        Mass of the rack as moved, :math:`m` [kg]. Must be > 0.
+    share : float
+        Share of the weight on one caster while moving, :math:`s` [-], 0 < s <= 1
+        (default :data:`MOVING_CASTER_SHARE`, ½).
+
+    Returns
+    -------
+    float
+        Rolling load :math:`F_r` [N], to compare with a panel's rolling-load rating (the
+        CISCA rolling-load test: a loaded wheel rolled over the panel, 10 passes for move-in).
+
+    Notes
+    -----
+    .. math:: F_r = s \cdot m \cdot g_n
+
+    A rack at rest shares its weight over its casters (:func:`caster_load`); rolled over a
+    panel joint or tilted on a ramp, one caster pair takes it and one caster up to half.
+
+    References
+    ----------
+    .. [1] IBM, Power Systems site and hardware planning, "Floor construction and floor
+       loading": tiles designed for ½ of the rack weight per caster during relocation.
+    .. [2] CISCA, "Recommended Test Procedures for Access Floors" (rolling load).
+
+    Examples
+    --------
+    1,500 kg moved on a raised floor: ½ · 1,500 · 9.80665 = 7,355 N:
+
+    >>> round(rolling_caster_load(1500.0))
+    7355
+    """
+    _require_positive(mass, "mass", "kg")
+    if not (math.isfinite(share) and 0.0 < share <= 1.0):
+        raise ValueError(f"share must be within (0, 1], got {share!r}")
+    return share * mass * STANDARD_GRAVITY
 
 
 def zone_aggregate_pressure(total_mass: float, area: float) -> float:

@@ -73,4 +73,4 @@ def diff_json(report: DiffReport) -> str:
         "added": items(report.added),
         "removed": items(report.removed),
     }
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"

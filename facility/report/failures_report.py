@@ -157,4 +157,4 @@ def failures_data(report: FailureReport) -> dict[str, Any]:
 def failures_json(report: FailureReport, site: dict[str, str]) -> str:
     data = failures_data(report)
     data = {"schema": data.pop("schema"), "site": site, **data}
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"

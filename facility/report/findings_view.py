@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 from facility.engine.findings import Finding
 from facility.engine.quantities import Value
 from facility.messages import localized, localized_all
 from facility.report.i18n import _
-from facility.report.quantities import DISPLAY, display_value, format_quantity
+from facility.report.quantities import DISPLAY, display_value, format_quantity, unbounded_text
 
 
 def unit_of(kind: str) -> str:
@@ -19,6 +20,8 @@ def unit_of(kind: str) -> str:
 def text_of(value: float | None, kind: str) -> str:
     if value is None:
         return "—"
+    if math.isinf(value):
+        return unbounded_text(value)
     if kind in DISPLAY:
         return format_quantity(value, kind)
     if kind == "count":
@@ -27,8 +30,12 @@ def text_of(value: float | None, kind: str) -> str:
 
 
 def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
+    """``{value, unit, text}``; an unbounded limit (or margin) has ``value`` null and says so in
+    ``text``. NaN is left as it is, for the JSON writers (``allow_nan=False``) to refuse."""
     if value is None:
         return None
+    if math.isinf(value):
+        return {"value": None, "unit": unit_of(kind), "text": unbounded_text(value)}
     shown, unit, text = _quantity_parts(value, kind)
     return {"value": shown, "unit": unit, "text": text}
 
@@ -71,11 +78,15 @@ def message(f: Finding) -> str:
     not evaluated, translated too)."""
     if f.status == "not_evaluated":
         return _("not evaluated: %(missing)s") % {"missing": missing_text(f)}
+    limit = f.limit.value if f.limit else None
     values = {
         "observed": text_of(f.observed.value if f.observed else None, f.kind),
         "relation": f.relation,
-        "limit": text_of(f.limit.value if f.limit else None, f.kind),
+        "limit": text_of(limit, f.kind),
     }
+    unbounded = limit is not None and math.isinf(limit)
+    if f.status == "pass" and unbounded:  # '50.0 °C within the limit: no upper limit'
+        return _("%(observed)s within the limit: %(limit)s") % values
     if f.status == "pass":
         text = _("%(observed)s within the limit: must be %(relation)s %(limit)s") % values
     elif f.status == "waived":
@@ -84,7 +95,7 @@ def message(f: Finding) -> str:
         )
     else:
         text = _("%(observed)s violates the limit: must be %(relation)s %(limit)s") % values
-    if f.margin is not None:
+    if f.margin is not None and not unbounded:
         margin = (
             format_quantity(f.margin, "temperature_difference")
             if f.kind == "temperature"

@@ -136,4 +136,4 @@ def _headroom_json(report: HeadroomReport, site: dict[str, str]) -> str:
         "domains": [_domain_json(d) for d in report.domains],
         "already_failing": [finding_json(f) for f in report.already_failing],
     }
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"

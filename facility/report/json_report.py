@@ -91,7 +91,9 @@ def _result_head(result: AuditResult) -> dict[str, Any]:
     }
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+# allow_nan=False in every JSON writer: an infinite limit is written as null (quantity_json), so a
+# non-finite number here is a bug, refused (ValueError) rather than written as Infinity or NaN.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
 _string = json.encoder.encode_basestring  # type: ignore[attr-defined]  # a str as JSON, as above
 
 
@@ -106,7 +108,7 @@ def _chunks(
     findings (the C encoder runs only without ``indent``). Yields the text piece by piece, so a
     campus's findings are never all held as dicts or as one string. The single-failure section,
     when there is one, comes before the findings, one scenario per line."""
-    head = json_inert(json.dumps(data, indent=2, ensure_ascii=False))
+    head = json_inert(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
     yield head[:-2]
     if failures is not None:
         scenarios = ",\n".join("      " + _line(s) for s in failures["scenarios"])

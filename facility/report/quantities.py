@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 
+from facility.report.i18n import _
 from facility.units import to_unit
 
 # kind -> (display unit as pint reads it, symbol printed, decimals)
@@ -72,9 +73,16 @@ def format_quantity(value: float | None, kind: str, decimals: int | None = None)
     """``132000.0, "power"`` -> ``"132.0 kW"``; ``None`` -> ``"—"``."""
     if value is None:
         return "—"
+    if math.isinf(value):
+        return unbounded_text(value)
     if decimals is None:
         return _format_default(value, kind)
     return _format(value, kind, decimals)
+
+
+def unbounded_text(value: float) -> str:
+    """An infinite limit (ASHRAE W+ has no maximum supply) or margin in words, never 'inf'."""
+    return _("no upper limit") if value > 0 else _("no lower limit")
 
 
 def _format(value: float, kind: str, decimals: int | None) -> str:

@@ -389,4 +389,4 @@ def render_sarif(report: ReportInput) -> str:
     in the report's language."""
     with using_language(report.lang):
         log = sarif_log(report)
-    return json_inert(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
+    return json_inert(json.dumps(log, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"

@@ -49,7 +49,8 @@ EXPECT_KEYS = {*STATUSES, "missing", "severity"}
 ALWAYS_EVALUATED = {
     "PWR-004": "power_sides counts the declared sides; a rack without PDUs has 0",
     "PWR-008": "applies only to sources that declare modules (when: has_modules)",
-    "PWR-009": "counts sides in service; applies only to racks that declare PDUs",
+    "PWR-009": "counts sides in service; a rack that declares no PDUs has 0",
+    "PWR-014": "compares the declared side names above each PDU",
     "CLU-013": "every commissioning item is judged: a missing record counts as missing",
 }
 

@@ -350,7 +350,7 @@ def tier_iii() -> RuleSet:
 
 
 def test_bundled_rules_load_with_their_file_names_and_areas(supernode: RuleSet) -> None:
-    assert len(supernode.rules) == 44  # PWR 9, LIQ 14, AIR 3, FLR 4, CLU 14
+    assert len(supernode.rules) == 57  # PWR 14, LIQ 18, AIR 4, FLR 7, CLU 14
     for rule in supernode.rules:
         path = Path(rule.file)
         assert path.stem == rule.code
@@ -401,3 +401,75 @@ def test_profile_severity_by_code_and_ignore(tmp_path: Path) -> None:
     assert pwr_001 is not None and pwr_001.severity == "info"  # by code beats by tag
     assert pwr_003 is not None and pwr_003.severity == "error"  # by tag, from tier-iii
     assert ruleset.by_code("PWR-004") is None
+
+
+# --- non-finite numbers (issue 13, defect 8) -------------------------------------------------
+
+NON_FINITE = ["1e999", "-1e999", "1.0e+999", ".inf", "-.inf", ".nan", "1e999 degC", "1" + "0" * 400]
+
+
+@pytest.mark.parametrize("value", NON_FINITE)
+def test_a_non_finite_parameter_is_refused(tmp_path: Path, value: str) -> None:
+    # YAML reads .inf, .nan and 1.0e+999 as floats, 1e999 as text, 1000…0 as a whole number
+    bad = PROBE.replace("parameters:\n", f"parameters:\n  max_x: {value}\n")
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), "parameters.max_x")
+    assert (problem.location.file, problem.location.line) == (str(path), line_of(path, "max_x:"))
+    assert "finite" in problem.message or "too large" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [
+        ("condition", "observed <= limit and 0 < 1e999"),
+        ("condition", "observed <= limit and 0 > -1e999"),
+        ("when", "racks_on_loop < 1" + "0" * 400),
+    ],
+)
+def test_a_non_finite_number_in_an_expression_is_refused(
+    tmp_path: Path, field: str, text: str
+) -> None:
+    bad = PROBE.replace("condition: observed <= limit\n", "") + f"{field}: {text}\n"
+    if field == "when":
+        bad += "condition: observed <= limit\n"
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": bad})
+    path = root / "liquid" / "LIQ-900.yaml"
+    problem = only(problems(root), field)
+    assert (problem.location.file, problem.location.line) == (str(path), line_of(path, field))
+    assert "is not a finite number in" in problem.message
+
+
+def test_a_profile_setting_a_non_finite_parameter_is_refused(tmp_path: Path) -> None:
+    probe = PROBE.replace("parameters:\n", "parameters:\n  max_share: 0.5\n")
+    profile = "name: loose\ndescription: d\nextends: supernode\nparameters:\n"
+    profile += "  LIQ-900:\n    max_share: .inf\n"
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": probe}, {"loose.yaml": profile})
+    path = root / "profiles" / "loose.yaml"
+    problem = only(problems(root, "loose"), "parameters.LIQ-900.max_share")
+    assert (problem.location.file, problem.location.line) == (str(path), 6)
+    assert "finite" in problem.message
+
+
+@pytest.mark.parametrize("value", ["1e999", ".inf", ".nan"])
+def test_check_with_a_non_finite_rule_parameter_exits_2(tmp_path: Path, value: str) -> None:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    bundled = (bundled_rules_dir() / "liquid" / "LIQ-008.yaml").read_text(encoding="utf-8")
+    copy = bundled.replace("LIQ-008", "LIQ-908").replace("name: liquid.", "name: liquid.copy_")
+    copy = copy.replace("parameters:\n", f"parameters:\n  max_x: {value}\n")
+    rule = tmp_path / "mine" / "LIQ-908.yaml"
+    rule.parent.mkdir()
+    rule.write_text(copy, encoding="utf-8")
+    site = Path(__file__).parents[2] / "examples" / "small-ready.yaml"
+    out = tmp_path / "result.json"
+    result = CliRunner().invoke(
+        app, ["check", str(site), "--rules", str(rule.parent), "-o", str(out)]
+    )
+    assert result.exit_code == 2, result.output
+    assert f"{rule}:{line_of(rule, 'max_x:')}:" in result.stderr
+    assert "parameters.max_x" in result.stderr and "finite" in result.stderr
+    assert "Traceback" not in result.output
+    assert not out.exists()

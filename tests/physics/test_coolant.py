@@ -22,6 +22,7 @@ from facility.physics.coolant import (
     required_coolant_flow,
     specific_heat,
     viscosity,
+    volume_fraction_from_mass_fraction,
 )
 from facility.physics.tables import OutsideTableError
 
@@ -205,6 +206,57 @@ def test_mass_fraction_from_volume_fraction(fluid, volume_fraction, expected) ->
     assert mass_fraction_from_volume_fraction(fluid, volume_fraction) == pytest.approx(
         expected, abs=1e-6
     )
+
+
+@pytest.mark.parametrize(
+    ("fluid", "mass_fraction", "expected"),
+    [
+        # φ = (w / ρ_g) / (w / ρ_g + (1 - w) / ρ_w), ρ_PG = 1036.1, ρ_EG = 1113.5,
+        # ρ_w = 998.21 kg/m³ at 20 °C. The correlations' limit of 60 % by mass:
+        # PG: 0.6 / 1036.1 = 5.79095e-4, 0.4 / 998.21 = 4.00717e-4
+        #     φ = 5.79095 / (5.79095 + 4.00717) = 5.79095 / 9.79812 = 0.591026
+        ("propylene_glycol", 0.6, 0.591026),
+        # EG: 0.6 / 1113.5 = 5.38841e-4; φ = 5.38841 / (5.38841 + 4.00717) = 0.573505
+        ("ethylene_glycol", 0.6, 0.573505),
+        # PG25 as blended (the mass fraction of the test above): 0.257050 by mass →
+        # 0.257050 / 1036.1 = 2.48094e-4, 0.742950 / 998.21 = 7.44282e-4
+        # φ = 2.48094 / (2.48094 + 7.44282) = 2.48094 / 9.92376 = 0.250000
+        ("propylene_glycol", 0.257050, 0.250000),
+        # Pure components: w = 0 → 0, w = 1 → 1.
+        ("ethylene_glycol", 0.0, 0.0),
+        ("ethylene_glycol", 1.0, 1.0),
+        ("water", 0.0, 0.0),
+    ],
+)
+def test_volume_fraction_from_mass_fraction(fluid, mass_fraction, expected) -> None:
+    assert volume_fraction_from_mass_fraction(fluid, mass_fraction) == pytest.approx(
+        expected, abs=1e-6
+    )
+
+
+@given(
+    fluid=st.sampled_from(["propylene_glycol", "ethylene_glycol"]),
+    volume_fraction=st.floats(0.0, 1.0),
+)
+def test_volume_and_mass_fractions_round_trip(fluid, volume_fraction) -> None:
+    mass = mass_fraction_from_volume_fraction(fluid, volume_fraction)
+    assert volume_fraction_from_mass_fraction(fluid, mass) == pytest.approx(
+        volume_fraction, abs=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("fluid", "mass_fraction", "message"),
+    [
+        ("propylene_glycol", 1.1, "mass_fraction of propylene_glycol must be within"),
+        ("ethylene_glycol", math.nan, "mass_fraction of ethylene_glycol must be within"),
+        ("water", 0.25, "must be 0 for water"),
+        ("brine", 0.25, "unknown fluid"),
+    ],
+)
+def test_volume_fraction_from_mass_fraction_rejects_bad_input(fluid, mass_fraction, message):
+    with pytest.raises(ValueError, match=message):
+        volume_fraction_from_mass_fraction(fluid, mass_fraction)
 
 
 # --- Heat balance worked by hand (ρ, cp from the published table, domain.md §3.2) ------------

@@ -16,6 +16,7 @@ from facility.physics.structural import (
     caster_load,
     filled_mass,
     footprint_pressure,
+    rolling_caster_load,
     weight,
     zone_aggregate_pressure,
 )
@@ -152,6 +153,37 @@ def test_caster_load_rejects_bad_caster_count(casters):
 def test_caster_load_rejects_non_positive_mass():
     with pytest.raises(ValueError, match="mass"):
         caster_load(0.0, 4)
+
+
+# --- rolling_caster_load ------------------------------------------------------------------
+
+LBF = 4.4482216152605  # N per pound-force (exact: 0.45359237 kg · 9.80665 m/s²)
+
+
+@pytest.mark.parametrize(
+    ("mass", "lbf"),
+    [
+        # IBM's ½ of the rack per caster while moving, as tabulated for AI racks:
+        # ½ · 1,360 · 9.80665 = 6,668.52 N = 1,499.1 lbf; ½ · 1,500 · 9.80665 = 7,354.99 N
+        # = 1,653.5 lbf; ½ · 1,800 · 9.80665 = 8,825.99 N = 1,984.2 lbf (published to 1 lbf).
+        (1360.0, 1499),
+        (1500.0, 1653),
+        (1800.0, 1984),
+    ],
+)
+def test_rolling_caster_load_is_half_the_rack(mass, lbf):
+    assert rolling_caster_load(mass) / LBF == pytest.approx(lbf, abs=1.0)
+
+
+def test_rolling_caster_load_with_a_vendor_share():
+    # ⅓ of 1,500 kg: 1,500 · 9.80665 / 3 = 4,903.325 N
+    assert rolling_caster_load(1500.0, 1 / 3) == pytest.approx(4_903.325, abs=1e-3)
+
+
+@pytest.mark.parametrize("share", [0.0, -0.5, 1.5, math.nan])
+def test_rolling_caster_load_rejects_a_share_outside_0_to_1(share):
+    with pytest.raises(ValueError, match="share"):
+        rolling_caster_load(1500.0, share)
 
 
 # --- zone_aggregate_pressure --------------------------------------------------------------

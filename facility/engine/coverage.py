@@ -1,0 +1,213 @@
+"""What an audit judged, what it could not evaluate and why, and what the site does not model.
+
+Per area (power, liquid, air, floor, cluster): for each kind of entity the area's rules run
+on, how many entities there are, how many had every applicable check evaluated, how many had
+a check not evaluated, and how many no check applied to; the reasons checks were not
+evaluated, grouped by rule and reason; and statements of what the site (or this version of
+the tool) does not model at all, derived from the model, so nothing is silently out of scope.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from facility.engine.findings import Finding
+from facility.engine.quantities import scopes
+from facility.engine.rules import AREAS, RuleSet
+from facility.messages import Message
+from facility.model.site import Site
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeCoverage:
+    scope: str  # rack, pdu, tcs_loop, …
+    entities: int  # in the site
+    judged: int  # every applicable check of the area evaluated
+    gaps: int  # at least one check not evaluated
+    unchecked: int  # no check of the area applies (its ``when`` did not hold)
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Checks of one rule not evaluated for one reason."""
+
+    rule: str
+    severity: str
+    reason: str  # the first missing input of the entities (a Message)
+    entities: int
+    example: str  # one entity id
+
+
+@dataclass(slots=True)
+class AreaCoverage:
+    area: str
+    scopes: list[ScopeCoverage] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    not_modelled: list[str] = field(default_factory=list)  # Messages
+
+
+@dataclass(slots=True)
+class Coverage:
+    areas: list[AreaCoverage]
+
+    def gaps(self, severities: tuple[str, ...] = ("error", "warning", "info")) -> list[Gap]:
+        return [g for a in self.areas for g in a.gaps if g.severity in severities]
+
+
+def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
+    """The coverage of an audit of ``site`` under ``ruleset`` with these ``findings``."""
+    by_entity: dict[tuple[str, str, str], set[str]] = defaultdict(set)  # area, scope, id
+    gaps: dict[tuple[str, str, str, str], list[str]] = defaultdict(list)
+    for f in findings:
+        by_entity[(f.area, f.entity_kind, f.entity_id)].add(f.status)
+        if f.status == "not_evaluated":
+            reason = f.missing[0] if f.missing else ""
+            gaps[(f.area, f.rule, f.severity, reason)].append(f.entity_id)
+    area_scopes: dict[str, list[str]] = defaultdict(list)
+    for rule in ruleset.rules:
+        if rule.spec.scope not in area_scopes[rule.spec.area]:
+            area_scopes[rule.spec.area].append(rule.spec.scope)
+    listing = scopes()
+    areas = []
+    for area in AREAS:
+        entry = AreaCoverage(area, not_modelled=not_modelled(site, area))
+        for scope in sorted(area_scopes.get(area, [])):
+            ids = [entity_id for entity_id, _ in listing[scope].entities(site)]
+            states = Counter(_state(by_entity.get((area, scope, i))) for i in ids)
+            entry.scopes.append(
+                ScopeCoverage(
+                    scope, len(ids), states["judged"], states["gaps"], states["unchecked"]
+                )
+            )
+        for (gap_area, rule, severity, reason), ids in sorted(gaps.items()):
+            if gap_area == area:
+                entry.gaps.append(Gap(rule, severity, reason, len(ids), ids[0]))
+        areas.append(entry)
+    return Coverage(areas)
+
+
+def _state(statuses: set[str] | None) -> str:
+    if not statuses:
+        return "unchecked"
+    return "gaps" if "not_evaluated" in statuses else "judged"
+
+
+def not_modelled(site: Site, area: str) -> list[str]:
+    """What the site does not model in ``area``, and what this version never models."""
+    return _NOT_MODELLED[area](site)
+
+
+def _power(site: Site) -> list[str]:
+    out: list[str] = []
+    if not site.sources and not site.distribution:
+        out.append(
+            Message(
+                "no busway, panel, UPS or other source in the site: upstream of the rack PDUs "
+                "is not audited"
+            )
+        )
+    elif not site.sources:
+        out.append(
+            Message("no UPS, generator or utility source in the site: sources are not audited")
+        )
+    if site.sources or site.distribution:
+        unfed = sum(1 for pdu in site.pdus.values() if pdu.fed_by is None)
+        if unfed:
+            out.append(
+                Message(
+                    "%(n)s rack PDUs name no upstream element (fed_by): their load reaches no "
+                    "busway or source check",
+                    n=f"{unfed:,}",
+                )
+            )
+    out.append(
+        Message(
+            "non-IT loads (CDU pumps, fans, lighting, UPS losses) are not modelled: sources and "
+            "distribution carry the racks' IT load only"
+        )
+    )
+    return out
+
+
+def _liquid(site: Site) -> list[str]:
+    out: list[str] = []
+    if not site.loops:
+        out.append(Message("no TCS loop in the site: liquid cooling is not audited"))
+    if not site.facility_water:
+        out.append(Message("no facility water loop in the site: CDU heat rejection is not audited"))
+    idle = sum(1 for cdu in site.cdus.values() if cdu.loop is None)
+    if idle:
+        out.append(Message("%(n)s CDUs serve no TCS loop", n=f"{idle:,}"))
+    empty = {loop for loop in site.loops} - {rack.loop for rack in site.racks}
+    if empty:
+        out.append(
+            Message("%(n)s TCS loops have no racks: they carry no heat", n=f"{len(empty):,}")
+        )
+    out.append(
+        Message(
+            "the heat rejection plant (chillers, dry coolers, cooling towers) is not modelled: "
+            "each facility water supply temperature is taken as declared"
+        )
+    )
+    out.append(
+        Message(
+            "transients (pump stop, power loss, ride-through) are not modelled: liquid checks "
+            "are steady state"
+        )
+    )
+    return out
+
+
+def _air(site: Site) -> list[str]:
+    out: list[str] = []
+    if not site.air_units:
+        out.append(Message("no air units in the site: room air is not audited"))
+    out.append(
+        Message(
+            "airflow and rack inlet air temperature are not modelled: room air is judged as "
+            "sensible heat against the air units' sensible capacity"
+        )
+    )
+    return out
+
+
+def _floor(site: Site) -> list[str]:
+    out: list[str] = []
+    if not site.zones:
+        out.append(Message("no floor zones in the site: floor loading is not audited"))
+    no_height = sum(1 for zone in site.zones.values() if zone.clear_height is None)
+    if no_height:
+        out.append(
+            Message(
+                "%(n)s floor zones state no clear_height: rack heights are not checked there",
+                n=f"{no_height:,}",
+            )
+        )
+    out.append(
+        Message(
+            "only racks load the floor: CDUs, filled manifolds and busways are not added to "
+            "zone loads"
+        )
+    )
+    out.append(Message("the move-in route (doors, lifts, ramps) is not modelled"))
+    return out
+
+
+def _cluster(site: Site) -> list[str]:
+    if site.cluster is None:
+        return [
+            Message(
+                "no cluster plan (cluster:): network, storage and training-time checks are not run"
+            )
+        ]
+    return []
+
+
+_NOT_MODELLED = {
+    "power": _power,
+    "liquid": _liquid,
+    "air": _air,
+    "floor": _floor,
+    "cluster": _cluster,
+}
