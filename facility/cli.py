@@ -156,8 +156,20 @@ def check(
     ] = None,
     fail_on: Annotated[
         FailOn,
-        typer.Option(help="Exit 1 when a check fails at or above this severity."),
+        typer.Option(
+            help="Exit 1 when a check fails at or above this severity. A verdict of "
+            "INCOMPLETE (an error-severity check could not be evaluated) also exits 1, "
+            "unless --no-fail-on-incomplete; 'never' always exits 0."
+        ),
     ] = FailOn.error,
+    fail_on_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-incomplete/--no-fail-on-incomplete",
+            help="Exit 1 when an error-severity check could not be evaluated (verdict "
+            "INCOMPLETE). --no-fail-on-incomplete accepts it: the reports still say so.",
+        ),
+    ] = True,
     profile: Annotated[
         str | None,
         typer.Option(
@@ -213,7 +225,7 @@ def check(
     with using_language(lang.value):
         _check(
             site, output_format, output, fail_on, profile, rules, waivers, generated_at, lang,
-            show_passed, with_failures,
+            show_passed, with_failures, fail_on_incomplete,
         )  # fmt: skip
 
 
@@ -229,6 +241,7 @@ def _check(
     lang: Language,
     show_passed: bool,
     with_failures: bool,
+    fail_on_incomplete: bool = True,
 ) -> None:
     from facility.engine.evaluate import audit, default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
@@ -330,11 +343,18 @@ def _check(
     for piece in [shown] if isinstance(shown, str) else shown:
         sys.stdout.write(piece)
     sys.stdout.flush()
-    failing = {f.severity for f in result.findings if f.status == "fail"}
-    if (fail_on is FailOn.error and "error" in failing) or (
-        fail_on is FailOn.warning and failing & {"error", "warning"}
-    ):
+    if _fails(result, fail_on, fail_on_incomplete):
         raise typer.Exit(code=1)
+
+
+def _fails(result: Any, fail_on: FailOn, fail_on_incomplete: bool) -> bool:
+    """Whether a check run exits 1: a failing check at or above ``fail_on``, or (unless
+    accepted) a verdict of incomplete. ``never`` never fails."""
+    if fail_on is FailOn.never:
+        return False
+    failing = {f.severity for f in result.findings if f.status == "fail"}
+    threshold = {"error"} if fail_on is FailOn.error else {"error", "warning"}
+    return bool(failing & threshold) or (fail_on_incomplete and result.verdict == "incomplete")
 
 
 def _speaks(command: Callable[..., None]) -> Callable[..., None]:

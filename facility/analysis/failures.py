@@ -201,10 +201,12 @@ class _Failer:
                     update={"cdus": [c for c in loop.cdus if c not in lost]}
                 )
         site = dataclasses.replace(self.site, loops={**self.site.loops, **loops})
+        # A loop's heat is shared by its CDUs: losing one moves its share onto the others'
+        # facility water, so every facility water loop of the affected loops is judged again.
         water = {
             c.spec.facility_water
             for c in self.site.cdus.values()
-            if c.id in lost and c.spec.facility_water
+            if (c.id in lost or c.loop in loops) and c.spec.facility_water
         }
         return site, {
             "tcs_loop": list(loops.items()),
@@ -225,7 +227,12 @@ class _Failer:
             return self.without_cdus({element})
         if kind == "facility_water":
             lost = {c.id for c in site.cdus.values() if c.spec.facility_water == element}
-            return self.without_cdus(lost)
+            failed, affected = self.without_cdus(lost)
+            # The lost loop itself is out of service: its own checks are not judged again.
+            affected["facility_water"] = [
+                (w, water) for w, water in affected["facility_water"] if w != element
+            ]
+            return failed, affected
         if kind == "cdu_pump":
             return self.one_pump_lost(site.cdus[element])
         if kind == "air_unit":
@@ -260,6 +267,9 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
     normal_rules = [r for r in ruleset.rules if SINGLE_FAILURE_TAG not in r.spec.tags]
     failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
     before = {f.id: f for f in baseline.findings}
+    # A check the normal audit could not evaluate stays not evaluated after a loss: the loss
+    # cannot supply the input it lacks (a sum over no CDU left is not a known "0 racks").
+    unknown_before = {f.id: f for f in baseline.findings if f.status == "not_evaluated"}
     base = Context(site, ruleset.assumptions)
     prime_indexes(base)
     # The engine's site-wide indexes (racks by id, the power tree), shared by every scenario;
@@ -277,6 +287,7 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
                 failed_site, affected = failer.apply(scenario)
                 memo = {**shared_memo, **failer.overrides} if failer.overrides else shared_memo
                 findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, memo)
+            findings = [_still_unknown(f, unknown_before) for f in findings]
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
             changed = []
@@ -289,6 +300,14 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
                     worst, worst_u = f, u
             report.results.append(ScenarioResult(scenario, findings, new, worst, worst_u, changed))
     return report
+
+
+def _still_unknown(after: Finding, unknown_before: dict[str, Finding]) -> Finding:
+    """``after``, unless its check was not evaluated before the loss: then that finding."""
+    before = unknown_before.get(after.id)
+    if before is None or after.status == "not_evaluated":
+        return after
+    return before
 
 
 def _changed(after: Finding, before: Finding | None) -> bool:

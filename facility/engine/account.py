@@ -56,6 +56,7 @@ class Ledger:
     parts: dict[str, dict[str, float]] = field(default_factory=dict)
     nowhere: dict[tuple[str, str], float] = field(default_factory=dict)
     unknown: int = 0
+    partial: set[str] = field(default_factory=set)  # destinations holding a rack not counted
 
     def landed(self) -> float:
         return sum(sum(group.values()) for group in self.parts.values())
@@ -134,6 +135,8 @@ def _heat(ctx: Context) -> Ledger:
         heat = ctx.get("tcs_loop", "liquid_heat", ctx.site.loops[loop_id])
         # The loop's own quantity where it is known (a rack of unknown figures makes it unknown).
         ledger.add("tcs_loop", loop_id, liquid if heat.value is None else heat.value)
+        if heat.value is None:
+            ledger.partial.add(loop_id)
     for room_id, racks in racks_by_room(ctx).items():
         air = {r.id: residual_air_heat(*splits[r.id]) for r in racks if r.id in splits}
         if room_id is None:

@@ -34,6 +34,7 @@ class Gap:
 
     rule: str
     severity: str
+    scope: str  # the kind of the entities
     reason: str  # the first missing input of the entities (a Message)
     entities: int
     example: str  # one entity id
@@ -58,12 +59,12 @@ class Coverage:
 def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
     """The coverage of an audit of ``site`` under ``ruleset`` with these ``findings``."""
     by_entity: dict[tuple[str, str, str], set[str]] = defaultdict(set)  # area, scope, id
-    gaps: dict[tuple[str, str, str, str], list[str]] = defaultdict(list)
+    gaps: dict[tuple[str, str, str, str, str], list[str]] = defaultdict(list)
     for f in findings:
         by_entity[(f.area, f.entity_kind, f.entity_id)].add(f.status)
         if f.status == "not_evaluated":
             reason = f.missing[0] if f.missing else ""
-            gaps[(f.area, f.rule, f.severity, reason)].append(f.entity_id)
+            gaps[(f.area, f.rule, f.severity, f.entity_kind, reason)].append(f.entity_id)
     area_scopes: dict[str, list[str]] = defaultdict(list)
     for rule in ruleset.rules:
         if rule.spec.scope not in area_scopes[rule.spec.area]:
@@ -80,9 +81,9 @@ def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
                     scope, len(ids), states["judged"], states["gaps"], states["unchecked"]
                 )
             )
-        for (gap_area, rule, severity, reason), ids in sorted(gaps.items()):
+        for (gap_area, rule, severity, kind, reason), ids in sorted(gaps.items()):
             if gap_area == area:
-                entry.gaps.append(Gap(rule, severity, reason, len(ids), ids[0]))
+                entry.gaps.append(Gap(rule, severity, kind, reason, len(ids), ids[0]))
         areas.append(entry)
     return Coverage(areas)
 

@@ -44,6 +44,17 @@ def installed_mass(ctx: Context, rack: Rack) -> Value:
                 other="empty_mass",
             )
         )
+    if f.coolant_volume is None and rack.type.is_liquid:
+        # A liquid-cooled rack holds coolant: its empty mass alone would understate the load.
+        return Value.unknown(
+            Message(
+                "rack type '%(type)s' gives %(field)s but no %(other)s (or %(third)s)",
+                type=rack.type.id,
+                field="empty_mass",
+                other="coolant_volume",
+                third="filled_mass",
+            )
+        )
     if not f.coolant_volume:
         return Value(f.empty_mass, "m_empty", (("m_empty", f.empty_mass, "mass"),))
     coolant = ctx.site.loops[rack.loop].coolant if rack.loop else None

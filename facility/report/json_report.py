@@ -7,10 +7,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from facility import __version__
+from facility.engine.account import Account
+from facility.engine.coverage import Coverage
 from facility.engine.findings import AuditResult, Finding
+from facility.messages import localized
 from facility.model.waivers import Waiver
 from facility.printable import json_inert
 from facility.report.context import ReportInput
+from facility.report.coverage_view import verdict_sentence
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.quantities import format_quantity
@@ -87,7 +91,67 @@ def _result_head(result: AuditResult) -> dict[str, Any]:
             ),
         },
         "verdict": result.verdict,
+        "summary": verdict_sentence(result),
         "counts": {**counts, "failing_by_severity": failing},
+        "account": account_json(result.account),
+        "coverage": coverage_json(result.coverage),
+    }
+
+
+def account_json(account: Account | None) -> dict[str, Any] | None:
+    """Where the racks' load, heat and mass land (docs/json-result.md)."""
+    if account is None:
+        return None
+    out: dict[str, Any] = {}
+    for ledger in account.ledgers:
+        kind = ledger.kind
+        out[ledger.name] = {
+            "basis": ledger.basis or None,
+            "total": quantity_json(ledger.total, kind),
+            "parts": {
+                destination: {
+                    entity: quantity_json(value, kind) for entity, value in sorted(group.items())
+                }
+                for destination, group in ledger.parts.items()
+            },
+            "on_nothing": [
+                {"kind": destination, "id": entity, "amount": quantity_json(value, kind)}
+                for (destination, entity), value in sorted(ledger.nowhere.items())
+            ],
+            "not_counted": ledger.unknown,
+        }
+    return out
+
+
+def coverage_json(coverage: Coverage | None) -> dict[str, Any] | None:
+    """Per area: entities judged, checks not evaluated and why, what is not modelled."""
+    if coverage is None:
+        return None
+    return {
+        area.area: {
+            "entities": {
+                s.scope: {
+                    "count": s.entities,
+                    "judged": s.judged,
+                    "not_evaluated": s.gaps,
+                    "no_check_applies": s.unchecked,
+                }
+                for s in area.scopes
+            },
+            "not_evaluated": [
+                {
+                    "rule": g.rule,
+                    "severity": g.severity,
+                    "kind": g.scope,
+                    "reason": localized(g.reason),
+                    "entities": g.entities,
+                    "example": g.example,
+                }
+                for g in area.gaps
+            ],
+            "not_modelled": [localized(text) for text in area.not_modelled],
+        }
+        for area in coverage.areas
     }
 
 

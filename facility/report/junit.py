@@ -38,10 +38,11 @@ from facility.engine.findings import Finding
 from facility.engine.rules import Rule
 from facility.model.waivers import Waiver
 from facility.report.context import ReportInput
+from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.findings_view import message, working
 from facility.report.i18n import _, using_language
 from facility.report.sarif import waiver_text
-from facility.report.words import entity_kind_name
+from facility.report.words import entity_kind_name, verdict_word
 
 __all__ = ["clean", "details", "junit_tree", "render_junit", "waiver_text"]
 
@@ -145,6 +146,39 @@ def _suite(
     return outcomes
 
 
+def _verdict_suite(root: ET.Element, report: ReportInput, stamp: str) -> list[str]:
+    """A first suite for the verdict (a failure when not ready or incomplete, its sentence as
+    the message) and the coverage (an area with something not modelled is skipped, saying
+    what)."""
+    result = report.result
+    suite = _element(root, "testsuite", name=_("facility verdict and coverage"), **_ZERO)
+    suite.set("timestamp", stamp)
+    summary = verdict_sentence(result)
+    properties = _element(suite, "properties")
+    _element(properties, "property", name="verdict", value=result.verdict)
+    _element(properties, "property", name="summary", value=summary)
+    case = _element(suite, "testcase", name=_("verdict"), classname="facility.verdict")
+    outcomes = ["pass"]
+    if result.verdict in ("not-ready", "incomplete"):
+        _element(case, "failure", summary, message=verdict_word(result.verdict), type="verdict")
+        outcomes = ["failure"]
+    for row in coverage_lines(result.coverage):
+        case = _element(
+            suite, "testcase", name=_("coverage: %(area)s") % {"area": row.label},
+            classname=f"facility.coverage.{row.area}",
+        )  # fmt: skip
+        text = "\n".join([row.judged, *row.not_modelled])
+        if row.not_modelled:
+            _element(case, "skipped", text, message=_("not modelled: %(what)s")
+                     % {"what": "; ".join(row.not_modelled)})  # fmt: skip
+            outcomes.append("skipped")
+        else:
+            _element(case, "system-out", text)
+            outcomes.append("pass")
+    _counts(suite, outcomes)
+    return outcomes
+
+
 def junit_tree(report: ReportInput) -> ET.Element:
     result = report.result
     root = ET.Element("testsuites", {"name": clean(f"facility check {result.site_name}"), **_ZERO})
@@ -152,7 +186,7 @@ def junit_tree(report: ReportInput) -> ET.Element:
     for f in result.findings:
         by_rule.setdefault(f.rule, []).append(f)
     stamp = _timestamp(report.generated_at)
-    outcomes: list[str] = []
+    outcomes: list[str] = _verdict_suite(root, report, stamp)
     for rule in report.ruleset.rules:
         outcomes += _suite(root, rule, by_rule.get(rule.code, []), report, stamp)
     _counts(root, outcomes)

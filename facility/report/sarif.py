@@ -45,8 +45,10 @@ from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.printable import json_inert
 from facility.report.context import ReportInput
+from facility.report.coverage_view import verdict_sentence
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.i18n import DEFAULT_LANGUAGE, N_, _, pgettext, using_language
+from facility.report.json_report import coverage_json
 from facility.report.words import entity_kind_name
 
 SARIF_VERSION = "2.1.0"
@@ -377,7 +379,9 @@ def sarif_log(report: ReportInput) -> dict[str, Any]:
             "profile": result.profile,
             "rulesVersion": result.rules_version,
             "verdict": result.verdict,
+            "summary": verdict_sentence(result),
             "counts": counts,
+            "coverage": coverage_json(result.coverage),
             "generatedAt": _utc(report.generated_at),
         },
     }

@@ -8,6 +8,7 @@ bidi characters escaped, so a name cannot move the cursor, clear the screen or f
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -17,6 +18,7 @@ from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER
 from facility.printable import printable
 from facility.report.context import ReportInput
+from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.findings_view import message, missing_text, working
 from facility.report.i18n import _, pgettext, using_language
 from facility.report.words import list_separator
@@ -26,6 +28,7 @@ def _verdict_text(key: str) -> str:
     return {
         "ready": pgettext("terminal verdict", "READY"),
         "ready-with-warnings": pgettext("terminal verdict", "READY WITH WARNINGS"),
+        "incomplete": pgettext("terminal verdict", "INCOMPLETE"),
         "not-ready": pgettext("terminal verdict", "NOT READY"),
     }[key]
 
@@ -96,7 +99,11 @@ def summary_text(
         *(printable(line) for line in key_figures or []),
         *([""] if key_figures else []),
         _("verdict: %(verdict)s") % {"verdict": _verdict_text(result.verdict)},
-    ]
+        *textwrap.wrap(
+            printable(verdict_sentence(result)), width=100, initial_indent="  ",
+            subsequent_indent="  ", break_long_words=False, break_on_hyphens=False,
+        ),
+    ]  # fmt: skip
     counts = result.counts()
     failing = Counter((f.severity, f.area) for f in result.findings if f.status == "fail")
     lines.append(
@@ -176,7 +183,21 @@ def summary_text(
                     "missing": printable(missing_text(f)),
                 }
             )
+    lines += _coverage(result)
     return "\n".join(lines)
+
+
+def _coverage(result: AuditResult) -> list[str]:
+    """Per area, what was judged and what the site does not model."""
+    rows = coverage_lines(result.coverage)
+    if not rows:
+        return []
+    lines = ["", _("COVERAGE")]
+    for row in rows:
+        lines.append("  " + _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged})
+        for text in row.not_modelled:
+            lines.append("    - " + printable(text))
+    return lines
 
 
 def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
@@ -188,7 +209,7 @@ def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
         titles = {rule.code: rule.spec.text(report.lang).title for rule in report.ruleset.rules}
         text = summary_text(
             report.result,
-            key_figures=key_figures(report.site),
+            key_figures=key_figures(report.site, report.result.account),
             show_passed=show_passed,
             titles=titles,
         )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from facility import __version__
-from facility.engine.findings import Finding
+from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER, Rule, RuleText
 from facility.model.cooling import Coolant
@@ -26,6 +26,13 @@ from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
 from facility.report.context import ReportInput
+from facility.report.coverage_view import (
+    AccountLine,
+    AreaCoverageLine,
+    account_lines,
+    coverage_lines,
+    verdict_sentence,
+)
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
 from facility.report.failures_view import FailureSection, failure_section
 from facility.report.findings_view import missing_text
@@ -33,7 +40,6 @@ from facility.report.findings_view import text_of as _text_of
 from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.i18n import _, ngettext, translations
-from facility.report.inventory import inventory
 from facility.report.quantities import DISPLAY, format_quantity
 from facility.report.utilisation import UtilisationChart, utilisation_charts
 from facility.report.words import (
@@ -147,6 +153,7 @@ class LoopHeat:
 class KeyFigures:
     headline: list[Item]
     notes: list[str]
+    account: list[AccountLine]  # where the racks' load, heat and mass land
     loops: list[LoopHeat]  # at most MAX_LOOPS: those with the most liquid heat, by name
     loops_note: str
     charts: list[UtilisationChart]
@@ -264,6 +271,7 @@ class ReportView:
     areas: list[AreaFindings]
     failures: FailureSection | None  # only when the audit ran the single-failure analysis
     not_evaluated: list[RuleEntities]
+    coverage: list[AreaCoverageLine]
     waived: list[FindingCard]
     waivers: list[WaiverView]  # expired and stale waivers
     passed: list[RuleEntities]
@@ -317,12 +325,13 @@ def build_view(report: ReportInput) -> ReportView:
         lang=report.lang,
         title=_("Readiness report: %(site)s") % {"site": site.info.name},
         header=header,
-        verdict=_verdict(result.verdict, findings, cards),
+        verdict=_verdict(result, cards),
         key_figures=_key_figures(report, findings),
         floor_plan=floor_plan(site, findings),
         areas=areas,
         failures=failure_section(report),
         not_evaluated=_not_evaluated(findings, texts),
+        coverage=coverage_lines(result.coverage),
         waived=_cards(
             sorted((f for f in findings if f.status == "waived"), key=_finding_order),
             rules,
@@ -395,16 +404,9 @@ def _conventions(report: ReportInput) -> list[Item]:
     ]  # fmt: skip
 
 
-def _verdict(key: str, findings: list[Finding], cards: list[FindingCard]) -> Verdict:
-    explanation = {
-        "not-ready": _("At least one check at error severity fails: the hall is not ready for "
-                       "the racks as described."),
-        "ready-with-warnings": _("No error-severity check fails, but warnings fail or "
-                                 "error-severity checks could not be evaluated: review them "
-                                 "before signing."),
-        "ready": _("Every check passes or is waived: the hall is ready for the racks as "
-                   "described."),
-    }[key]  # fmt: skip
+def _verdict(result: AuditResult, cards: list[FindingCard]) -> Verdict:
+    key, findings = result.verdict, result.findings
+    explanation = verdict_sentence(result)
     statuses = Counter(f.status for f in findings)
     failing = Counter(f.severity for f in findings if f.status == "fail")
     areas = []
@@ -452,61 +454,62 @@ def _verdict(key: str, findings: list[Finding], cards: list[FindingCard]) -> Ver
 
 
 def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
-    site = report.site
-    inv = inventory(site)
+    site, account = report.site, report.result.account
     types = Counter(rack.type.id for rack in site.racks)
     mix = ", ".join(
         f"{n:,} × {t}" for t, n in sorted(types.items(), key=lambda i: natural_key(i[0]))
     )
-    liquid = sum(loop.liquid_heat for loop in inv.loops)
-    headline = [
-        Item(_("Racks"), f"{len(site.racks):,}", mix),
-        Item(_("IT load, nominal"), format_quantity(inv.nominal_power, "power"),
-             _("sum of the racks' nominal power")),
-        Item(_("IT load, peak"), format_quantity(inv.peak_power, "power"),
-             _("sum of the racks' peak power")),
-        Item(_("Heat to liquid"), format_quantity(liquid, "power"),
-             _("at nominal power, all loops")),
-        Item(_("Residual heat to room air"), format_quantity(inv.residual_air_heat, "power"),
-             _("the liquid racks' air share plus air-cooled racks")),
-    ]  # fmt: skip
+    lines = account_lines(account)
+    headline = [Item(_("Racks"), f"{len(site.racks):,}", mix)]
     notes = []
-    if inv.racks_without_nominal or inv.racks_without_peak:
-        notes.append(
-            _("Not counted: %(nominal)s racks without a nominal power, %(peak)s without a peak "
-              "power.") % {"nominal": f"{inv.racks_without_nominal:,}",
-                           "peak": f"{inv.racks_without_peak:,}"}
-        )  # fmt: skip
-    shown = inv.loops
+    if account is not None:
+        heat = account.heat
+        liquid = sum(heat.parts.get("tcs_loop", {}).values())
+        air = sum(heat.parts.get("room", {}).values())
+        basis = {"peak": _("peak"), "nominal": _("nominal")}
+        headline += [
+            Item(lines[0].label, lines[0].total, _("sum of the racks at the electrical basis")),
+            Item(lines[1].label, lines[1].total, _("sum of the racks at the thermal basis")),
+            Item(_("Heat to liquid"), format_quantity(liquid, "power"),
+                 _("at %(basis)s power, all loops") % {
+                     "basis": basis.get(heat.basis, heat.basis)}),
+            Item(_("Residual heat to room air"), format_quantity(air, "power"),
+                 _("the liquid racks' air share plus air-cooled racks")),
+        ]  # fmt: skip
+        notes = [line.note for line in lines if line.note]
+    racks_on = Counter(rack.loop for rack in site.racks)
+    loop_heat = account.heat.parts.get("tcs_loop", {}) if account is not None else {}
+    partial = account.heat.partial if account is not None else set()
+    shown = sorted(site.loops, key=natural_key)
     loops_note = ""
     if len(shown) > MAX_LOOPS:
-        top = sorted(shown, key=lambda lp: (-lp.liquid_heat, natural_key(lp.loop)))[:MAX_LOOPS]
-        keep = {lp.loop for lp in top}
-        shown = [lp for lp in inv.loops if lp.loop in keep]
+        top = sorted(shown, key=lambda lp: (-loop_heat.get(lp, 0.0), natural_key(lp)))
+        keep = set(top[:MAX_LOOPS])
+        shown = [lp for lp in shown if lp in keep]
         loops_note = _(
             "The %(shown)s loops with the most liquid heat are listed, of %(total)s; together "
             "the loops take %(heat)s."
         ) % {
             "shown": f"{MAX_LOOPS:,}",
-            "total": f"{len(inv.loops):,}",
-            "heat": format_quantity(liquid, "power"),
+            "total": f"{len(site.loops):,}",
+            "heat": format_quantity(sum(loop_heat.values()), "power"),
         }
     loops = []
-    for loop in shown:
-        spec = site.loops[loop.loop]
+    for loop_id in shown:
+        spec = site.loops[loop_id]
         loops.append(
             LoopHeat(
-                loop=loop.loop,
+                loop=loop_id,
                 coolant=_coolant(spec.coolant),
                 cdus=", ".join(spec.cdus),
-                racks=loop.racks,
-                liquid_heat=format_quantity(loop.liquid_heat, "power"),
-                note=""
-                if loop.complete
-                else _("incomplete: some racks lack power or liquid fraction"),
+                racks=racks_on.get(loop_id, 0),
+                liquid_heat=format_quantity(loop_heat.get(loop_id, 0.0), "power"),
+                note=_("incomplete: some racks lack power or liquid fraction")
+                if loop_id in partial
+                else "",
             )
         )
-    return KeyFigures(headline, notes, loops, loops_note, utilisation_charts(findings, site))
+    return KeyFigures(headline, notes, lines, loops, loops_note, utilisation_charts(findings, site))
 
 
 def _coolant(coolant: Coolant) -> str:

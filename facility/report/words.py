@@ -11,6 +11,7 @@ from facility.report.i18n import N_, _, ngettext, npgettext, pgettext
 VERDICTS = {
     "ready": N_("Ready"),
     "ready-with-warnings": N_("Ready with warnings"),
+    "incomplete": N_("Incomplete"),
     "not-ready": N_("Not ready"),
 }
 
