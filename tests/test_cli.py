@@ -35,7 +35,8 @@ def test_check_hall_b3_prints_the_it_load(name):
     assert out.startswith("Hall B3 — ")
     # IT load: 8 · 135 + 12 · 32 = 1,080 + 384 = 1,464 kW nominal;
     #          8 · 155 + 12 · 38 = 1,240 + 456 = 1,696 kW peak
-    assert "IT load: 1,464.0 kW nominal, 1,696.0 kW peak" in out
+    assert "IT load at peak power: 1,696.0 kW = 1,696.0 kW on power sides" in out
+    assert "Heat at nominal power: 1,464.0 kW = 1,298.4 kW to TCS loops" in out
     # TCS-A: 8 · 135 · 0.90 = 972.0 kW; TCS-B: 12 · 32 · 0.85 = 326.4 kW
     assert "loop TCS-A: 8 racks, 972.0 kW to liquid" in out
     assert "loop TCS-B: 12 racks, 326.4 kW to liquid" in out
@@ -49,7 +50,8 @@ def test_check_small_ready_site():
     result = run("check", str(EXAMPLES / "small-ready.yaml"))
     assert result.exit_code == 0, result.stdout + result.stderr  # ready: every check passes
     # 4 · 135 = 540 kW nominal; 4 · 155 = 620 kW peak; 4 · 135 · 0.9 = 486 kW; 4 · 13.5 = 54 kW
-    assert "IT load: 540.0 kW nominal, 620.0 kW peak" in result.stdout
+    assert "IT load at peak power: 620.0 kW" in result.stdout
+    assert "Heat at nominal power: 540.0 kW" in result.stdout
     assert "loop TCS-1: 4 racks, 486.0 kW to liquid" in result.stdout
     assert "residual heat to room air: 54.0 kW" in result.stdout
 
@@ -149,7 +151,7 @@ def test_init_writes_a_starter_that_loads(tmp_path):
     assert len(site.racks) == 4
     check = run("check", str(target))
     assert check.exit_code in (0, 1), check.stderr  # loads; findings are allowed
-    assert "IT load: 540.0 kW nominal" in check.stdout  # 4 · 135 kW
+    assert "Heat at nominal power: 540.0 kW" in check.stdout  # 4 · 135 kW
 
 
 def test_init_refuses_to_overwrite_without_force(tmp_path):

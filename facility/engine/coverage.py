@@ -117,8 +117,8 @@ def _power(site: Site) -> list[str]:
         if unfed:
             out.append(
                 Message(
-                    "%(n)s rack PDUs name no upstream element (fed_by): their load reaches no "
-                    "busway or source check",
+                    "rack PDUs that name no upstream element (fed_by): %(n)s; their load reaches "
+                    "no busway or source check",
                     n=f"{unfed:,}",
                 )
             )
@@ -139,11 +139,11 @@ def _liquid(site: Site) -> list[str]:
         out.append(Message("no facility water loop in the site: CDU heat rejection is not audited"))
     idle = sum(1 for cdu in site.cdus.values() if cdu.loop is None)
     if idle:
-        out.append(Message("%(n)s CDUs serve no TCS loop", n=f"{idle:,}"))
+        out.append(Message("CDUs that serve no TCS loop: %(n)s", n=f"{idle:,}"))
     empty = {loop for loop in site.loops} - {rack.loop for rack in site.racks}
     if empty:
         out.append(
-            Message("%(n)s TCS loops have no racks: they carry no heat", n=f"{len(empty):,}")
+            Message("TCS loops with no racks: %(n)s; they carry no heat", n=f"{len(empty):,}")
         )
     out.append(
         Message(
@@ -181,7 +181,8 @@ def _floor(site: Site) -> list[str]:
     if no_height:
         out.append(
             Message(
-                "%(n)s floor zones state no clear_height: rack heights are not checked there",
+                "floor zones that state no clear_height: %(n)s; rack heights are not checked "
+                "there",
                 n=f"{no_height:,}",
             )
         )

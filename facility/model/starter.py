@@ -27,7 +27,7 @@ rack_types:
   - id: nvl72
     catalog: gb300-nvl72             # start from the catalog (`facility catalog gb300-nvl72`)
     design_coolant_rise: 10 K        # ...and set or override what your vendor states
-    power_inputs_per_side: 4
+    power_inputs_per_side: 5         # power supplies per side: one on each of the side's 5 PDUs
 
 power:
   pdu_types:

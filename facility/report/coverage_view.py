@@ -16,7 +16,7 @@ from facility.engine.coverage import Coverage, Gap
 from facility.engine.findings import AuditResult
 from facility.messages import localized
 from facility.report.anchors import natural_key
-from facility.report.i18n import _, ngettext
+from facility.report.i18n import _, ngettext, pgettext
 from facility.report.quantities import format_quantity
 from facility.report.words import area_word, counted_kind_word, list_separator
 
@@ -46,7 +46,7 @@ def verdict_sentence(result: AuditResult) -> str:
         )
         gaps = errors + warnings + others
         if gaps:
-            text += " " + _("Also not evaluated: %(list)s.") % {"list": gap_list(gaps)}
+            text = _then(text, _("Also not evaluated: %(list)s.") % {"list": gap_list(gaps)})
         return text
     if key == "incomplete":
         text = ngettext(
@@ -57,20 +57,24 @@ def verdict_sentence(result: AuditResult) -> str:
             _count(errors),
         ) % {"n": f"{_count(errors):,}", "list": gap_list(errors)}
         if warnings or failing["warning"]:
-            text += " " + _warnings(failing["warning"], warnings)
+            text = _then(text, _warnings(failing["warning"], warnings))
         return text
     if key == "ready-with-warnings":
-        return (
-            _("No error-severity check fails.")
-            + " "
-            + _warnings(failing["warning"], warnings)
-            + " "
-            + _("Review them before signing.")
+        return _then(
+            _then(_("No error-severity check fails."), _warnings(failing["warning"], warnings)),
+            _("Review them before signing."),
         )
     text = _("Every check passes or is waived: the hall is ready for the racks as described.")
     if others:
-        text += " " + _("Info-level checks not evaluated: %(list)s.") % {"list": gap_list(others)}
+        text = _then(
+            text, _("Info-level checks not evaluated: %(list)s.") % {"list": gap_list(others)}
+        )
     return text
+
+
+def _then(first: str, second: str) -> str:
+    """Two sentences, spaced as the language spaces them."""
+    return _("%(first)s %(second)s") % {"first": first, "second": second}
 
 
 def _warnings(failing: int, gaps: list[Gap]) -> str:
@@ -82,13 +86,13 @@ def _warnings(failing: int, gaps: list[Gap]) -> str:
     if gaps:
         parts.append(
             ngettext(
-                "%(n)s warning-severity check could not be evaluated (%(list)s)",
-                "%(n)s warning-severity checks could not be evaluated (%(list)s)",
+                "%(n)s warning-severity check could not be evaluated: %(list)s",
+                "%(n)s warning-severity checks could not be evaluated: %(list)s",
                 _count(gaps),
             )
             % {"n": f"{_count(gaps):,}", "list": gap_list(gaps)}
         )
-    return _("%(what)s.") % {"what": list_separator().join(parts)}
+    return _("%(what)s.") % {"what": pgettext("list of reasons", "; ").join(parts)}
 
 
 def _count(gaps: list[Gap]) -> int:
@@ -110,7 +114,10 @@ def gap_list(gaps: list[Gap]) -> str:
             f"{n:,} {counted_kind_word(kind, n)}" for kind, n in sorted(counts.items())
         )
         reasons = list(dict.fromkeys(localized(g.reason) for g in members))
-        shown = "; ".join(reasons[:MAX_REASONS]) + ("; …" if len(reasons) > MAX_REASONS else "")
+        semicolon = pgettext("list of reasons", "; ")
+        shown = semicolon.join(reasons[:MAX_REASONS]) + (
+            semicolon + "…" if len(reasons) > MAX_REASONS else ""
+        )
         items.append(
             _("%(rule)s on %(where)s (%(reasons)s)")
             % {"rule": rule, "where": where, "reasons": shown}

@@ -39,7 +39,7 @@ from typing import Any
 from urllib.parse import quote
 
 from facility import __version__
-from facility.engine.findings import Finding
+from facility.engine.findings import AuditResult, Finding
 from facility.engine.rules import Rule, RuleText
 from facility.model.source import Location
 from facility.model.waivers import Waiver
@@ -379,13 +379,19 @@ def sarif_log(report: ReportInput) -> dict[str, Any]:
             "profile": result.profile,
             "rulesVersion": result.rules_version,
             "verdict": result.verdict,
-            "summary": verdict_sentence(result),
             "counts": counts,
-            "coverage": coverage_json(result.coverage),
+            **_english_properties(result),
             "generatedAt": _utc(report.generated_at),
         },
     }
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _english_properties(result: AuditResult) -> dict[str, Any]:
+    """The verdict sentence and the coverage, in English whatever the report's language:
+    properties are data a program reads, as in the JSON result."""
+    with using_language(DEFAULT_LANGUAGE):
+        return {"summary": verdict_sentence(result), "coverage": coverage_json(result.coverage)}
 
 
 def render_sarif(report: ReportInput) -> str:

@@ -288,7 +288,8 @@ def test_inventory_speaks_the_language_asked_for(tmp_path: Path) -> None:
         chinese = CliRunner().invoke(app, ["inventory", "examples/hall-b3.yaml", "--lang", "zh-CN"])
         english = CliRunner().invoke(app, ["inventory", "examples/hall-b3.yaml"])
     assert chinese.exit_code == english.exit_code == 0
-    assert "IT 负载：" in chinese.stdout and "IT load:" in english.stdout
+    assert "IT 负载（按峰值功率）：1,696.0 kW" in chinese.stdout
+    assert "IT load at peak power: 1,696.0 kW" in english.stdout
     site = tmp_path / "empty.yaml"
     site.write_text("", encoding="utf-8")
     bad = CliRunner().invoke(app, ["inventory", str(site), "--lang", "zh-CN"])

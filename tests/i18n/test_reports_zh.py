@@ -243,7 +243,7 @@ def test_junit_in_chinese_parses_with_chinese_suite_names(
     root = ET.fromstring(render_junit(chinese).encode("utf-8"))
     english_root = ET.fromstring(render_junit(english).encode("utf-8"))
     suites = root.findall("testsuite")
-    assert [s.get("name") for s in suites] == [
+    assert [s.get("name") for s in suites] == ["facility 结论与覆盖范围"] + [
         f"{rule.code} {rule.spec.text(LANG).title}" for rule in chinese.ruleset.rules
     ]
 
@@ -254,7 +254,10 @@ def test_junit_in_chinese_parses_with_chinese_suite_names(
     assert cases(root) == cases(english_root)
     for name in ("tests", "failures", "errors", "skipped"):
         assert root.get(name) == english_root.get(name)
-    failure = next(root.iter("failure"))
+    verdict = next(root.iter("failure"))  # the verdict's case comes first
+    assert verdict.get("message") == "未就绪"
+    assert (verdict.text or "").startswith("至少有一项错误级检查不通过")
+    failure = list(root.iter("failure"))[1]
     assert "不满足限值" in (failure.get("message") or "")
     assert "计算值：" in (failure.text or "")
     skipped = [s.get("message") or "" for s in root.iter("skipped")]

@@ -26,11 +26,20 @@ def root(text: str) -> ET.Element:
     return ET.fromstring(text.encode("utf-8"))
 
 
+VERDICT_SUITE = "facility verdict and coverage"
+
+
+def rule_suites(root: ET.Element) -> list[ET.Element]:
+    """The suites of the rules (the first suite is the verdict's and coverage's)."""
+    return [s for s in root.findall("testsuite") if s.get("name") != VERDICT_SUITE]
+
+
 def cases(root: ET.Element) -> dict[tuple[str, str], ET.Element]:
     """(rule code, entity id) -> its test case."""
     return {
         (case.get("classname", ""), case.get("name", "").split(" ", 1)[1]): case
-        for case in root.iter("testcase")
+        for suite in rule_suites(root)
+        for case in suite.iter("testcase")
     }
 
 
@@ -40,15 +49,36 @@ def test_document_shape(text: str, root: ET.Element, report: ReportInput) -> Non
     assert root.tag == "testsuites"
     assert root.get("name") == "facility check Hall B3"
     suites = root.findall("testsuite")
-    assert [s.get("name") for s in suites] == [
+    assert [s.get("name") for s in suites] == [VERDICT_SUITE] + [
         f"{rule.code} {rule.spec.title}" for rule in report.ruleset.rules
     ]
     assert all(s.get("timestamp") == "2026-11-29T12:00:00" for s in suites)
 
 
+def test_the_first_suite_holds_the_verdict_and_the_coverage(
+    root: ET.Element, report: ReportInput
+) -> None:
+    suite = root.findall("testsuite")[0]
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert properties["verdict"] == "not-ready"
+    assert properties["summary"].startswith("At least one check at error severity fails")
+    verdict, *areas = suite.findall("testcase")
+    failure = verdict.find("failure")
+    assert failure is not None and failure.get("message") == "Not ready"
+    # Hall B3 models no busway or UPS: the power area says so, as a skipped case.
+    power = next(c for c in areas if c.get("classname") == "facility.coverage.power")
+    skipped = power.find("skipped")
+    assert skipped is not None
+    assert "upstream of the rack PDUs is not audited" in skipped.get("message", "")
+    assert suite.get("tests") == str(1 + len(areas))
+    assert suite.get("failures") == "1"
+    assert suite.get("skipped") == str(sum(1 for c in areas if c.find("skipped") is not None))
+
+
 def test_one_case_per_rule_and_entity(root: ET.Element, report: ReportInput) -> None:
     found = cases(root)
-    assert len(found) == len(list(root.iter("testcase"))) == len(report.result.findings)
+    in_rule_suites = sum(len(s.findall("testcase")) for s in rule_suites(root))
+    assert len(found) == in_rule_suites == len(report.result.findings)
     assert set(found) == {(f.rule, f.entity_id) for f in report.result.findings}
     a01 = found[("PWR-001", "A01")]
     assert a01.get("name") == "rack A01"
@@ -57,12 +87,16 @@ def test_one_case_per_rule_and_entity(root: ET.Element, report: ReportInput) -> 
 
 def test_counts_match_the_audit(root: ET.Element, report: ReportInput) -> None:
     counts = report.result.counts()
-    assert root.get("tests") == str(len(report.result.findings))
-    assert root.get("failures") == str(counts["fail"])
-    assert root.get("skipped") == str(counts["not_evaluated"] + counts["waived"])
+    first = root.findall("testsuite")[0]
+    extra = {key: int(first.get(key, "0")) for key in ("tests", "failures", "skipped")}
+    assert root.get("tests") == str(len(report.result.findings) + extra["tests"])
+    assert root.get("failures") == str(counts["fail"] + extra["failures"])
+    assert root.get("skipped") == str(
+        counts["not_evaluated"] + counts["waived"] + extra["skipped"]
+    )
     assert root.get("errors") == "0"
     by_rule = Counter((f.rule, f.status) for f in report.result.findings)
-    for suite in root.findall("testsuite"):
+    for suite in rule_suites(root):
         code = suite.get("name", "").split(" ", 1)[0]
         members = suite.findall("testcase")
         assert suite.get("tests") == str(len(members))
