@@ -38,10 +38,13 @@ def test_check_hall_b3_prints_the_it_load(name):
     assert "IT load at peak power: 1,696.0 kW = 1,696.0 kW on power sides" in out
     assert "Heat at nominal power: 1,464.0 kW = 1,298.4 kW to TCS loops" in out
     # TCS-A: 8 · 135 · 0.90 = 972.0 kW; TCS-B: 12 · 32 · 0.85 = 326.4 kW
-    assert "loop TCS-A: 8 racks, 972.0 kW to liquid" in out
-    assert "loop TCS-B: 12 racks, 326.4 kW to liquid" in out
+    assert "1,298.4 kW to TCS loops (TCS-A 972.0 kW, TCS-B 326.4 kW)" in out
     # air: 8 · 135 · 0.10 + 12 · 32 · 0.15 = 108 + 57.6 = 165.6 kW
-    assert "residual heat to room air: 165.6 kW" in out
+    assert "+ 165.6 kW to room air (B3 165.6 kW)" in out
+    # mass: 8 · 1,500 + 12 · 1,100 = 12,000 + 13,200 = 25,200 kg
+    assert (
+        "Installed mass: 25,200 kg = 25,200 kg on floor zones (Z-A 12,000 kg, Z-B 13,200 kg)" in out
+    )
     assert "20 racks, 88 pdus" in out
     assert "Traceback" not in result.output
 
@@ -52,8 +55,9 @@ def test_check_small_ready_site():
     # 4 · 135 = 540 kW nominal; 4 · 155 = 620 kW peak; 4 · 135 · 0.9 = 486 kW; 4 · 13.5 = 54 kW
     assert "IT load at peak power: 620.0 kW" in result.stdout
     assert "Heat at nominal power: 540.0 kW" in result.stdout
-    assert "loop TCS-1: 4 racks, 486.0 kW to liquid" in result.stdout
-    assert "residual heat to room air: 54.0 kW" in result.stdout
+    assert "486.0 kW to TCS loops (TCS-1 486.0 kW)" in result.stdout
+    assert "+ 54.0 kW to room air (R1 54.0 kW)" in result.stdout
+    assert "verdict: READY\n  Every check passes or is waived" in result.stdout
 
 
 def test_check_bad_input_exits_2_with_every_problem_on_stderr(tmp_path):

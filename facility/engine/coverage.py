@@ -83,7 +83,7 @@ def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
             )
         for (gap_area, rule, severity, kind, reason), ids in sorted(gaps.items()):
             if gap_area == area:
-                entry.gaps.append(Gap(rule, severity, kind, reason, len(ids), ids[0]))
+                entry.gaps.append(Gap(rule, severity, kind, reason, len(ids), min(ids)))
         areas.append(entry)
     return Coverage(areas)
 
@@ -181,8 +181,7 @@ def _floor(site: Site) -> list[str]:
     if no_height:
         out.append(
             Message(
-                "floor zones that state no clear_height: %(n)s; rack heights are not checked "
-                "there",
+                "floor zones that state no clear_height: %(n)s; rack heights are not checked there",
                 n=f"{no_height:,}",
             )
         )

@@ -431,6 +431,16 @@ def _table_flow(ctx: Context, rack: Rack, loop: Any, supply: float, heat: float)
 
 
 def _rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
+    """The coolant flow one rack needs on ``loop`` at ``supply``: the same for every rack of a
+    type on a loop, so worked out once per (type, loop, supply)."""
+    key = ("rack_flow", id(rack.type), loop.id, supply)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = _one_rack_flow(ctx, rack, loop, supply)
+    return found  # type: ignore[no-any-return]
+
+
+def _one_rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
     f = rack.type.figures
     heat = rack_liquid_heat(ctx, rack)
     if heat.value is None:

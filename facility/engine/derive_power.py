@@ -206,10 +206,21 @@ def _share(rack: Rack, pdu: Pdu, after_side_loss: bool) -> tuple[float, str, tup
             (("n_sides", sides, "count"), ("n_side", n, "count")),
         )
     m = pdu_inputs(rack, pdu)
-    pool = side if after_side_loss else [p for group in rack.pdus.values() for p in group]
-    n_in = sum(pdu_inputs(rack, p) for p in pool)
+    n_in = _side_inputs(rack, side)
+    if not after_side_loss:
+        n_in = sum(_side_inputs(rack, group) for group in rack.pdus.values())
     share = m / n_in if n_in else 0.0
     return share, "S_rack · m / n_in", (("m", m, "count"), ("n_in", n_in, "count"))
+
+
+def _side_inputs(rack: Rack, side: list[Pdu]) -> int:
+    """The rack's inputs on a side's PDUs in service: all of them while every PDU declared on
+    the side is in service (the common case, counted without a walk over the side)."""
+    per_side = rack.type.figures.power_inputs_per_side
+    assert per_side is not None
+    if len(side) == side[0].pdus_on_side:
+        return per_side
+    return sum(pdu_inputs(rack, p) for p in side)
 
 
 def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool, real: bool) -> Value:
@@ -521,10 +532,17 @@ def has_modules(ctx: Context, source: Any) -> Value:
 # --- which side an element belongs to -------------------------------------------------------
 
 
-def _upstream(ctx: Context, pdu: Pdu) -> list[Any]:
-    """The distribution elements and source above ``pdu``, nearest first."""
+def _upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
+    """The distribution elements and source above ``pdu``, nearest first (one walk per
+    element a PDU is fed by, shared by every PDU it feeds)."""
+    if pdu.fed_by is None:
+        return ()
+    key = ("upstream", pdu.fed_by)
+    found = ctx.memo.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
     chain: list[Any] = []
-    node = pdu.fed_by
+    node: str | None = pdu.fed_by
     seen: set[str] = set()
     while node is not None and node not in seen:
         seen.add(node)
@@ -533,7 +551,8 @@ def _upstream(ctx: Context, pdu: Pdu) -> list[Any]:
             break
         chain.append(element)
         node = getattr(element, "fed_by", None)
-    return chain
+    ctx.memo[key] = found = tuple(chain)
+    return found
 
 
 @quantity(

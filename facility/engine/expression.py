@@ -16,6 +16,7 @@ A checked expression is compiled into nested closures (no ``eval``) that evaluat
 from __future__ import annotations
 
 import ast
+import difflib
 import itertools
 import math
 from collections.abc import Callable, Mapping
@@ -162,13 +163,22 @@ def _compile(
 ) -> tuple[Type, Evaluator]:
     if isinstance(node, ast.Name):
         if node.id not in names:
-            known = ", ".join(sorted(names))
+            close = difflib.get_close_matches(node.id, sorted(names), n=3, cutoff=0.6)
+            if close:
+                raise ExpressionError(
+                    Message(
+                        "unknown name '%(name)s' in '%(text)s' (did you mean %(close)s?)",
+                        name=node.id,
+                        text=text,
+                        close=" or ".join(close),
+                    )
+                )
             raise ExpressionError(
                 Message(
                     "unknown name '%(name)s' in '%(text)s' (known here: %(known)s)",
                     name=node.id,
                     text=text,
-                    known=known,
+                    known=", ".join(sorted(names)),
                 )
             )
         used.add(node.id)

@@ -9,7 +9,7 @@ from typing import Any
 from facility.engine.findings import Finding
 from facility.engine.quantities import Value
 from facility.messages import localized, localized_all
-from facility.report.i18n import _
+from facility.report.i18n import _, translations
 from facility.report.quantities import DISPLAY, display_value, format_quantity, unbounded_text
 
 
@@ -27,6 +27,18 @@ def text_of(value: float | None, kind: str) -> str:
     if kind == "count":
         return f"{value:g}"
     return f"{value:.6g}"
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _text_in(value: float | None, kind: str, _language: object) -> str:
+    return text_of(value, kind)
+
+
+def text_cached(value: float | None, kind: str) -> str:
+    """:func:`text_of`, remembered per (value, kind) and language: a campus repeats the same
+    figures over thousands of identical racks (an unbounded limit is a word, so the language
+    is part of the key)."""
+    return _text_in(value, kind, translations())
 
 
 def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:

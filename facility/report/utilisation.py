@@ -15,18 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from facility.engine.findings import Finding
 from facility.model.site import Site
 from facility.report.anchors import finding_anchor, natural_key, slug
-from facility.report.findings_view import text_of as _text_of
+from facility.report.findings_view import text_cached as text_of
 from facility.report.i18n import N_, _
 from facility.report.quantities import format_quantity
 from facility.report.words import counted_kind_word, status_word
 
 MAX_BARS = 40  # elements per chart (the most utilised); the table under it lists the same
-text_of = cache(_text_of)
 
 
 @dataclass(frozen=True, slots=True)

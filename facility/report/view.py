@@ -36,7 +36,7 @@ from facility.report.coverage_view import (
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
 from facility.report.failures_view import FailureSection, failure_section
 from facility.report.findings_view import missing_text
-from facility.report.findings_view import text_of as _text_of
+from facility.report.findings_view import text_cached as text_of
 from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.i18n import _, ngettext, translations
@@ -55,7 +55,6 @@ from facility.report.words import (
 _AREA_ORDER = {area: i for i, area in enumerate(AREAS)}
 # A campus repeats the same few figures and workings tens of thousands of times: format each once
 # (workings in each language: the key holds the translations in use).
-text_of = cache(_text_of)
 
 
 @cache

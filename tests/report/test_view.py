@@ -28,8 +28,8 @@ def test_the_view_has_the_header_verdict_and_key_figures(hall_b3):
     assert view.verdict.key == "not-ready" and view.verdict.word == "Not ready"
     figures = {item.label: item.value for item in view.key_figures.headline}
     # 8 · 135 + 12 · 32 = 1,464 kW nominal; 8 · 155 + 12 · 38 = 1,696 kW peak
-    assert figures["IT load, nominal"] == "1,464.0 kW"
-    assert figures["IT load, peak"] == "1,696.0 kW"
+    assert figures["IT load at peak power"] == "1,696.0 kW"
+    assert figures["Heat at nominal power"] == "1,464.0 kW"
     # 8 · 135 · 0.90 + 12 · 32 · 0.85 = 972.0 + 326.4 = 1,298.4 kW; air 165.6 kW
     assert figures["Heat to liquid"] == "1,298.4 kW"
     assert figures["Residual heat to room air"] == "165.6 kW"

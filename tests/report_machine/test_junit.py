@@ -91,9 +91,7 @@ def test_counts_match_the_audit(root: ET.Element, report: ReportInput) -> None:
     extra = {key: int(first.get(key, "0")) for key in ("tests", "failures", "skipped")}
     assert root.get("tests") == str(len(report.result.findings) + extra["tests"])
     assert root.get("failures") == str(counts["fail"] + extra["failures"])
-    assert root.get("skipped") == str(
-        counts["not_evaluated"] + counts["waived"] + extra["skipped"]
-    )
+    assert root.get("skipped") == str(counts["not_evaluated"] + counts["waived"] + extra["skipped"])
     assert root.get("errors") == "0"
     by_rule = Counter((f.rule, f.status) for f in report.result.findings)
     for suite in rule_suites(root):

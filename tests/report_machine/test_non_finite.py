@@ -95,11 +95,6 @@ def test_w_plus_site_as_json_on_stdout(w_plus_site: Path) -> None:
     assert liq013["limit"] == {"value": None, "unit": "°C", "text": "no upper limit"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="facility/report/view.py and utilisation.py cache text_of by (value, kind) only, so "
-    "the word of an unbounded figure is served in the language of the first report rendered",
-)
 def test_w_plus_site_in_chinese_after_english(w_plus_site: Path, tmp_path: Path) -> None:
     english, chinese = tmp_path / "en.md", tmp_path / "zh.md"
     assert _check(w_plus_site, "-o", str(english)).exit_code == 0
