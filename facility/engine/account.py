@@ -164,15 +164,23 @@ def _loop_heat(ctx: Context) -> Ledger:
         if heat.value is None:
             ledger.unknown += 1
             continue
+        cdus = [ctx.site.cdus[c] for c in loop.cdus]
+        waters = {cdu.spec.facility_water for cdu in cdus}
+        if len(waters) == 1 and None not in waters:  # all of it on one facility water loop
+            ledger.total += heat.value
+            ledger.add("facility_water", cdus[0].spec.facility_water, heat.value)  # type: ignore[arg-type]
+            continue
+        shares = [cdu_heat(ctx, cdu).value for cdu in cdus]
+        if any(share is None for share in shares):  # the split is unknown (a capacity is)
+            ledger.unknown += 1
+            continue
         ledger.total += heat.value
-        for cdu_id in loop.cdus:
-            cdu = ctx.site.cdus[cdu_id]
-            share = cdu_heat(ctx, cdu).value or 0.0
+        for cdu, share in zip(cdus, shares, strict=True):
             if cdu.spec.facility_water is None:
                 if share:
-                    ledger.nowhere[("facility_water", cdu_id)] = share
+                    ledger.nowhere[("facility_water", cdu.id)] = share  # type: ignore[assignment]
             else:
-                ledger.add("facility_water", cdu.spec.facility_water, share)
+                ledger.add("facility_water", cdu.spec.facility_water, share or 0.0)
     for water_id, landed in ledger.parts.get("facility_water", {}).items():
         water = ctx.site.facility_water[water_id]
         _agrees(ctx.get("facility_water", "facility_heat", water).value, landed,

@@ -8,9 +8,9 @@ N+1 is judged after the failure: the loop's CDUs minus the largest one.
 Conventions stated in the workings:
 - a loop with no racks carries no heat (0 W), so what depends on its heat is still judged;
 - a loop's heat is shared by its CDUs in proportion to their heat capacity at the site's
-  approach (parallel CDUs on one header load-share), or equally when a capacity is unknown;
-  each CDU's share lands on its own facility water loop, so a loop fed from two facility water
-  loops is split between them, never counted whole on each;
+  approach (parallel CDUs on one header load-share); each CDU's share lands on its own
+  facility water loop, so a loop fed from two facility water loops is split between them,
+  never counted whole on each (and where a capacity is unknown, so is that split);
 - a CDU's capacity at an approach other than its rated one scales linearly with the approach,
   down only: never above the rating (:func:`facility.physics.thermal.cdu_capacity_at_approach`).
 """
@@ -634,23 +634,29 @@ def liquid_heat_on_no_loop(ctx: Context, rack: Rack) -> Value:
 # --- CDU scope -----------------------------------------------------------------------
 
 
-def cdu_heat_shares(ctx: Context, loop: Any) -> tuple[dict[str, float], bool]:
-    """Each in-service CDU's share of ``loop``'s heat, and whether the shares follow the
-    CDUs' capacities (True) or are equal because a capacity is unknown (False)."""
+def cdu_heat_shares(ctx: Context, loop: Any) -> dict[str, float] | Value:
+    """Each in-service CDU's share of ``loop``'s heat, in proportion to the CDUs' capacities at
+    the site's approach; or why the shares are unknown (a CDU of several states no capacity)."""
     key = ("cdu_shares", loop.id, tuple(loop.cdus))
     found = ctx.memo.get(key)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    cdus = cdus_of_loop(ctx, loop)
-    capacities = [_capacity(cdu).value for cdu in cdus]
-    known = [c for c in capacities if c is not None]
-    if cdus and len(known) == len(cdus) and sum(known) > 0:
-        total = sum(known)
-        found = ({cdu.id: c / total for cdu, c in zip(cdus, known, strict=True)}, True)
-    else:
-        found = ({cdu.id: 1.0 / len(cdus) for cdu in cdus}, False)
-    ctx.memo[key] = found
-    return found
+    if found is None:
+        found = ctx.memo[key] = _shares(cdus_of_loop(ctx, loop))
+    return found  # type: ignore[no-any-return]
+
+
+def _shares(cdus: list[ResolvedCdu]) -> dict[str, float] | Value:
+    if len(cdus) == 1:
+        return {cdus[0].id: 1.0}
+    capacities = []
+    for cdu in cdus:
+        capacity = _capacity(cdu)
+        if capacity.value is None:
+            return capacity
+        capacities.append(capacity.value)
+    total = sum(capacities)
+    if not total:
+        return {cdu.id: 1.0 / len(cdus) for cdu in cdus}  # none can carry any: alike
+    return {cdu.id: c / total for cdu, c in zip(cdus, capacities, strict=True)}
 
 
 @quantity("cdu", "pumps_installed", "count", "Pumps installed in the CDU")
@@ -704,7 +710,9 @@ def cdu_heat(ctx: Context, cdu: ResolvedCdu) -> Value:
     heat = ctx.get("tcs_loop", "liquid_heat", loop)
     if heat.value is None:
         return heat
-    shares, _ = cdu_heat_shares(ctx, loop)
+    shares = cdu_heat_shares(ctx, loop)
+    if isinstance(shares, Value):
+        return shares
     return Value(
         heat.value * shares[cdu.id],
         "Q_loop · share",
@@ -741,7 +749,6 @@ def facility_heat(ctx: Context, water: Any) -> Value:
         if cdu.spec.facility_water == water.id and cdu.loop
     }
     split = False
-    equal = False
     counted = 0
     for loop_id in sorted(loops):
         loop = ctx.site.loops[loop_id]
@@ -751,11 +758,13 @@ def facility_heat(ctx: Context, water: Any) -> Value:
         heat = ctx.get("tcs_loop", "liquid_heat", loop)
         if heat.value is None:
             return heat
-        shares, by_capacity = cdu_heat_shares(ctx, loop)
-        share = sum(shares[c] for c in mine)
-        if len(mine) < len(loop.cdus):
+        share = 1.0
+        if len(mine) < len(loop.cdus):  # the loop rejects into several facility water loops
             split = True
-            equal = equal or not by_capacity
+            shares = cdu_heat_shares(ctx, loop)
+            if isinstance(shares, Value):
+                return shares
+            share = sum(shares[c] for c in mine)
         total += heat.value * share
         counted += 1
     if not counted:
@@ -763,12 +772,9 @@ def facility_heat(ctx: Context, water: Any) -> Value:
     inputs = (("n_loops", counted, "count"),)
     if not split:
         return Value(total, _SUM_LOOP_HEAT, inputs)
-    formula = (
-        Message("Σ loop heat × share of its CDUs on this water (equal shares)")
-        if equal
-        else Message("Σ loop heat × share of its CDUs on this water (by CDU capacity)")
+    return Value(
+        total, Message("Σ loop heat × share of its CDUs on this water (by CDU capacity)"), inputs
     )
-    return Value(total, formula, inputs)
 
 
 @quantity(
