@@ -140,8 +140,8 @@ def _heat(ctx: Context) -> Ledger:
     for room_id, racks in racks_by_room(ctx).items():
         air = {r.id: residual_air_heat(*splits[r.id]) for r in racks if r.id in splits}
         if room_id is None:
-            for rack_id, heat in air.items():
-                ledger.nowhere[("room", rack_id)] = heat
+            for rack_id, lost in air.items():
+                ledger.nowhere[("room", rack_id)] = lost
             continue
         _agrees(ctx.get("room", "air_heat", ctx.site.rooms[room_id]).value, sum(air.values()),
                 f"room {room_id!r}: air_heat")  # fmt: skip

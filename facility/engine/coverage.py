@@ -81,9 +81,9 @@ def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
                     scope, len(ids), states["judged"], states["gaps"], states["unchecked"]
                 )
             )
-        for (gap_area, rule, severity, kind, reason), ids in sorted(gaps.items()):
+        for (gap_area, code, severity, kind, reason), ids in sorted(gaps.items()):
             if gap_area == area:
-                entry.gaps.append(Gap(rule, severity, kind, reason, len(ids), min(ids)))
+                entry.gaps.append(Gap(code, severity, kind, reason, len(ids), min(ids)))
         areas.append(entry)
     return Coverage(areas)
 

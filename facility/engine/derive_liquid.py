@@ -24,7 +24,7 @@ from facility.engine.indexes import cdus_of_loop, racks_by_loop
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_cooling, no_rack_figure
 from facility.messages import Message, message_of
-from facility.model.cooling import Coolant
+from facility.model.cooling import FLUID_NAMES, Coolant
 from facility.model.site import Rack, ResolvedCdu, Site
 from facility.physics import coolant as fluid
 from facility.physics.electrical import surviving_capacity
@@ -61,18 +61,11 @@ def mass_fraction(coolant: Coolant) -> float:
     return fluid.mass_fraction_from_volume_fraction(coolant.fluid, coolant.volume_fraction)
 
 
-_FLUIDS = {
-    "water": Message("water"),
-    "propylene_glycol": Message("propylene glycol"),
-    "ethylene_glycol": Message("ethylene glycol"),
-}
-
-
 def coolant_name(coolant: Coolant) -> str:
     """'propylene glycol 25.7 % by mass', 'water': how a coolant is named in a working."""
     if coolant.fluid == "water":
-        return _FLUIDS["water"]
-    name = _FLUIDS.get(coolant.fluid, coolant.fluid.replace("_", " "))
+        return FLUID_NAMES["water"]
+    name = FLUID_NAMES[coolant.fluid]
     percent = format(mass_fraction(coolant) * 100, ".1f")
     return Message("%(fluid)s %(percent)s %% by mass", fluid=name, percent=percent)
 

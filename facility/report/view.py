@@ -21,7 +21,8 @@ from facility import __version__
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER, Rule, RuleText
-from facility.model.cooling import Coolant
+from facility.messages import localized
+from facility.model.cooling import FLUID_NAMES, Coolant
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
@@ -512,10 +513,7 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
 
 
 def _coolant(coolant: Coolant) -> str:
-    fluid = coolant.fluid
-    names = {"water": _("water"), "propylene_glycol": _("propylene glycol"),
-             "ethylene_glycol": _("ethylene glycol")}  # fmt: skip
-    name = names.get(fluid, fluid)
+    name = localized(FLUID_NAMES[coolant.fluid])
     volume, mass = coolant.volume_fraction, coolant.mass_fraction
     if volume:
         return _("%(fluid)s, %(share)s by volume") % {
