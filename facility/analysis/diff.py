@@ -41,12 +41,17 @@ class DiffReport:
     removed: list[FindingChange] = field(default_factory=list)  # checks only in the old state
 
 
+def _not_a_number(token: str) -> Any:
+    """A JSON result never holds NaN or Infinity (facility writes null); refuse one that does."""
+    raise ValueError(f"{token} is not a JSON number")
+
+
 def read_result(path: Path, profile: str | None) -> dict[str, Any]:
     """A JSON result (facility-result/1) from a result file, or by auditing a site file."""
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_not_a_number)
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise InputError(
                 [
                     Problem(

@@ -69,3 +69,13 @@ def test_bad_input_is_exit_2(tmp_path: Path) -> None:
     broken.write_text("site: [", encoding="utf-8")
     out = CliRunner().invoke(app, ["diff", str(EXAMPLES / "hall-b3.yaml"), str(broken)])
     assert out.exit_code == 2 and "broken.yaml:2:1: invalid YAML" in out.output
+
+
+def test_a_result_with_a_non_json_number_is_refused(tmp_path: Path) -> None:
+    # An older facility wrote Infinity for an unbounded limit; JSON has no such number.
+    old = tmp_path / "old.json"
+    old.write_text('{"schema": "facility-result/1", "findings": [{"margin": Infinity}]}\n')
+    result = CliRunner().invoke(app, ["diff", str(old), str(old)])
+    assert result.exit_code == 2
+    assert "Infinity is not a JSON number" in result.stderr
+    assert "Traceback" not in result.output
