@@ -12,7 +12,7 @@ from facility.engine.account import account
 from facility.engine.coverage import coverage
 from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
 from facility.engine.findings import AuditResult, Finding
-from facility.engine.quantities import Compute, Context, Value, scopes
+from facility.engine.quantities import Compute, Context, Value, catalogue, scopes
 from facility.engine.rules import Rule, RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
@@ -113,7 +113,7 @@ class _Plan:
     margin: tuple[Any, str] | None  # (comparison operator, symbol) of "observed <op> limit"
     # Workings that are not a derived quantity's (a parameter, an expression) by (expression,
     # value), which decide them: the same for every entity with that value, made once.
-    constants: dict[tuple[str, float], Value]
+    constants: dict[tuple[Any, ...], Value]
 
 
 def _plan(rule: Rule) -> _Plan:
@@ -198,34 +198,51 @@ def _apply(
         entity_id,
         location,
         rule.kind,
-        _explained(plan, rule.observed.text, observed, values),
-        _explained(plan, rule.limit.text, limit, values, rule),
+        _explained(plan, rule.observed, observed, values, rule),
+        _explained(plan, rule.limit, limit, values, rule),
         margin,
         relation,
     )
 
 
 def _explained(
-    plan: _Plan, text: str, value: float, values: dict[str, Value], rule: Rule | None = None
+    plan: _Plan, expression: Any, value: float, values: dict[str, Value], rule: Rule
 ) -> Value:
-    """The value with its working when the expression is one derived quantity."""
+    """The value with its working: a derived quantity's own; else the expression with the
+    value of each name in it (``coolant_freezing_point + freezing_margin, with …``)."""
+    text = expression.text
     name = text.strip()
     if name in values:
         v = values[name]
         if v.value == value:
             return v  # the derived value itself (shared: a campus has 100,000s of these)
         return Value(value, v.formula, v.inputs)
-    found = plan.constants.get((text, value))
+    inputs = _inputs(expression, values, rule)
+    key = (text, value, inputs)
+    found = plan.constants.get(key)
     if found is not None:
         return found
-    if rule is not None and name in rule.parameters:
+    if name in rule.parameters:
         p = rule.parameters[name]
         found = Value(value, Message("parameter %(name)s", name=name), ((name, p.value, p.kind),))
     else:
-        found = Value(value, text, ())
-    if len(plan.constants) < 1_000:  # (text, value) decides it; bounded for varying values
-        plan.constants[(text, value)] = found
+        found = Value(value, text, inputs)
+    if len(plan.constants) < 1_000:  # (text, value, inputs) decide it; bounded for varying ones
+        plan.constants[key] = found
     return found
+
+
+def _inputs(expression: Any, values: dict[str, Value], rule: Rule) -> tuple[Any, ...]:
+    """(name, value, kind) of each derived quantity and parameter an expression names."""
+    kinds = catalogue()[rule.spec.scope]
+    found = []
+    for name in sorted(expression.names):
+        if name in values and values[name].value is not None:
+            found.append((name, values[name].value, kinds[name].kind))
+        elif name in rule.parameters:
+            p = rule.parameters[name]
+            found.append((name, p.value, p.kind))
+    return tuple(found)
 
 
 def _margin(plan: _Plan, observed: float, limit: float) -> tuple[float | None, str]:
