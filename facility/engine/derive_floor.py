@@ -86,6 +86,15 @@ def _zone(ctx: Context, rack: Rack) -> Any:
     return ctx.site.zones.get(rack.zone) if rack.zone else None
 
 
+def _zone_figure(ctx: Context, rack: Rack, field: str) -> Value:
+    """A figure of the rack's floor zone, or why it is unknown."""
+    zone = _zone(ctx, rack)
+    if zone is None:
+        return Value.unknown(_no_zone(rack))
+    value = getattr(zone, field)
+    return Value.unknown(_no_zone_figure(zone, field)) if value is None else Value(value)
+
+
 @quantity("rack", "footprint_pressure", "pressure", "Installed weight over the rack footprint")
 def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
@@ -131,12 +140,7 @@ def rack_max_payload(ctx: Context, rack: Rack) -> Value:
     "rack", "zone_uniform_load_rating", "pressure", "Uniform load rating of the rack's floor zone"
 )
 def zone_uniform_rating(ctx: Context, rack: Rack) -> Value:
-    zone = _zone(ctx, rack)
-    if zone is None:
-        return Value.unknown(_no_zone(rack))
-    if zone.uniform_load_rating is None:
-        return Value.unknown(_no_zone_figure(zone, "uniform_load_rating"))
-    return Value(zone.uniform_load_rating)
+    return _zone_figure(ctx, rack, "uniform_load_rating")
 
 
 @quantity("rack", "on_raised_floor", "boolean", "True when the rack stands on a raised floor")
@@ -154,12 +158,7 @@ def on_raised_floor(ctx: Context, rack: Rack) -> Value:
     "Concentrated load rating of the raised-floor panels",
 )
 def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
-    zone = _zone(ctx, rack)
-    if zone is None:
-        return Value.unknown(_no_zone(rack))
-    if zone.concentrated_load_rating is None:
-        return Value.unknown(_no_zone_figure(zone, "concentrated_load_rating"))
-    return Value(zone.concentrated_load_rating)
+    return _zone_figure(ctx, rack, "concentrated_load_rating")
 
 
 @quantity(
@@ -231,12 +230,7 @@ def rack_rolling_caster_load(ctx: Context, rack: Rack) -> Value:
     "Rolling load rating of the rack's raised-floor panels",
 )
 def zone_rolling_rating(ctx: Context, rack: Rack) -> Value:
-    zone = _zone(ctx, rack)
-    if zone is None:
-        return Value.unknown(_no_zone(rack))
-    if zone.rolling_load_rating is None:
-        return Value.unknown(_no_zone_figure(zone, "rolling_load_rating"))
-    return Value(zone.rolling_load_rating)
+    return _zone_figure(ctx, rack, "rolling_load_rating")
 
 
 @quantity("rack", "rack_height", "length", "Height of the rack")
@@ -252,12 +246,7 @@ def rack_height(ctx: Context, rack: Rack) -> Value:
     "Clear height above the rack's floor zone (to the lowest obstruction)",
 )
 def zone_clear_height(ctx: Context, rack: Rack) -> Value:
-    zone = _zone(ctx, rack)
-    if zone is None:
-        return Value.unknown(_no_zone(rack))
-    if zone.clear_height is None:
-        return Value.unknown(_no_zone_figure(zone, "clear_height"))
-    return Value(zone.clear_height)
+    return _zone_figure(ctx, rack, "clear_height")
 
 
 @quantity(
