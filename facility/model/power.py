@@ -59,6 +59,23 @@ class PowerSource(Entity):
     modules: Modules | None = None
     side: Id | None = Field(None, description="Power side (A, B) this source belongs to")
 
+    @model_validator(mode="after")
+    def _real_within_apparent(self) -> PowerSource:
+        # P = S · PF with PF ≤ 1: a kW rating above the kVA rating is a typo (kW for kVA).
+        if (
+            self.capacity is not None
+            and self.real_power_capacity is not None
+            and self.real_power_capacity > self.capacity * (1 + 1e-9)
+        ):
+            raise ValueError(
+                Message(
+                    "%(field)s is above %(other)s: the kW rating cannot exceed the kVA rating",
+                    field="real_power_capacity",
+                    other="capacity",
+                )
+            )
+        return self
+
 
 class Distribution(Entity):
     kind: Literal["switchboard", "busway", "panel", "rpp", "floor_pdu"]
