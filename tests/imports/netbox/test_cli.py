@@ -176,3 +176,16 @@ def test_check_does_not_import_pynetbox() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_an_imported_site_without_its_engineering_layer_is_incomplete(
+    recorded, tmp_path: Path
+) -> None:
+    # NetBox knows no supply temperatures, pressure drops or floor ratings: the imported base
+    # alone cannot show readiness, and says so (it used to read READY WITH WARNINGS, exit 0).
+    out = tmp_path / "hall-b3-netbox.yaml"
+    assert _invoke("--site", "hall-b3", "-o", str(out)).exit_code == 0
+    check = runner.invoke(app, ["check", str(out)])
+    assert check.exit_code == 1, check.output
+    assert "verdict: INCOMPLETE" in check.stdout
+    assert "error-severity checks could not be evaluated" in " ".join(check.stdout.split())
