@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass, field
 
 from facility.engine.derive_liquid import cdu_heat, rack_heat_split
+from facility.engine.derive_power import pdu_real_load
 from facility.engine.indexes import racks_by_loop, racks_by_room, racks_by_zone
 from facility.engine.quantities import Context
 from facility.physics.air import residual_air_heat
@@ -110,8 +111,7 @@ def _power(ctx: Context) -> Ledger:
             continue
         for side, pdus in rack.pdus.items():
             for pdu in pdus:
-                load = ctx.get("pdu", "pdu_real_load", pdu)
-                ledger.add("power_side", side, load.value or 0.0)
+                ledger.add("power_side", side, pdu_real_load(ctx, pdu) or 0.0)
     return ledger
 
 

@@ -223,19 +223,13 @@ def _side_inputs(rack: Rack, side: list[Pdu]) -> int:
     return sum(pdu_inputs(rack, p) for p in side)
 
 
-def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool, real: bool) -> Value:
+def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool) -> Value:
     rack = _rack_of(ctx, pdu)
-    name = "rack_real_power" if real else "rack_apparent_power"
-    load = ctx.get("rack", name, rack)
+    load = ctx.get("rack", "rack_apparent_power", rack)
     if load.value is None:
         return load
     share, formula, inputs = _share(rack, pdu, after_side_loss)
-    symbol, kind = ("P_rack", "power") if real else ("S_rack", "apparent_power")
-    return Value(
-        load.value * share,
-        formula.replace("S_rack", symbol),
-        ((symbol, load.value, kind), *inputs),
-    )
+    return Value(load.value * share, formula, (("S_rack", load.value, "apparent_power"), *inputs))
 
 
 @quantity(
@@ -245,7 +239,7 @@ def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool, real: bool) -> Valu
     "PDU load in normal operation (rack shared by all its power inputs)",
 )
 def pdu_load(ctx: Context, pdu: Pdu) -> Value:
-    return _pdu_load(ctx, pdu, after_side_loss=False, real=False)
+    return _pdu_load(ctx, pdu, after_side_loss=False)
 
 
 @quantity(
@@ -255,22 +249,17 @@ def pdu_load(ctx: Context, pdu: Pdu) -> Value:
     "PDU load after the rack's other side(s) are lost",
 )
 def pdu_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
-    return _pdu_load(ctx, pdu, after_side_loss=True, real=False)
+    return _pdu_load(ctx, pdu, after_side_loss=True)
 
 
-@quantity("pdu", "pdu_real_load", "power", "PDU real power in normal operation")
-def pdu_real_load(ctx: Context, pdu: Pdu) -> Value:
-    return _pdu_load(ctx, pdu, after_side_loss=False, real=True)
-
-
-@quantity(
-    "pdu",
-    "pdu_real_load_after_side_loss",
-    "power",
-    "PDU real power after the rack's other side(s) are lost",
-)
-def pdu_real_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
-    return _pdu_load(ctx, pdu, after_side_loss=True, real=True)
+def pdu_real_load(ctx: Context, pdu: Pdu, after_side_loss: bool = False) -> float | None:
+    """The real power [W] on ``pdu`` (its share of the rack at the electrical basis), or None
+    when the rack's power is unknown: what the sources' kW checks and the account add up."""
+    rack = _rack_of(ctx, pdu)
+    power = ctx.get("rack", "rack_real_power", rack).value
+    if power is None:
+        return None
+    return power * _share(rack, pdu, after_side_loss)[0]
 
 
 def _downstream_pdus(ctx: Context, element_id: str) -> list[Pdu]:
@@ -317,17 +306,28 @@ def prime_indexes(ctx: Context) -> None:
 
 
 def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
+    """Σ of a per-PDU load over the PDUs below the element: ``pdu_load`` or
+    ``pdu_load_after_side_loss`` (kVA), ``pdu_real_load`` or ``pdu_real_load_after_side_loss``
+    (kW, without a Value per PDU: a campus has 100,000s)."""
     pdus = _downstream_pdus(ctx, element_id)
     if not pdus:  # it carries nothing: judged at 0, never skipped
         return Value(0.0, _NOTHING_BELOW, ())
+    after = per_pdu.endswith("_after_side_loss")
+    real = per_pdu.startswith("pdu_real_load")
     by_side: dict[str, float] = {}
     for pdu in pdus:
-        v = ctx.get("pdu", per_pdu, pdu)
-        if v.value is None:
-            return v
-        by_side[pdu.side] = by_side.get(pdu.side, 0.0) + v.value
+        if real:
+            value = pdu_real_load(ctx, pdu, after)
+            if value is None:
+                return ctx.get("rack", "rack_real_power", _rack_of(ctx, pdu))
+        else:
+            v = ctx.get("pdu", per_pdu, pdu)
+            if v.value is None:
+                return v
+            value = v.value
+        by_side[pdu.side] = by_side.get(pdu.side, 0.0) + value
     total = sum(by_side.values())
-    if not per_pdu.endswith("_after_side_loss"):
+    if not after:
         return Value(total, _SUM_PDU_LOADS, (("n_PDU", len(pdus), "count"),))
     # One side is lost: its PDUs below this element drop out, the others carry whole racks.
     # The worst single loss is the side that leaves the most load here.

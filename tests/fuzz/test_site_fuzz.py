@@ -156,6 +156,12 @@ fast = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
+# Whole generated sites through every renderer cost more: fewer in the default suite.
+short = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 slow = settings(
     max_examples=600,
     deadline=None,
@@ -260,7 +266,7 @@ def valid_sites(draw):
     }
 
 
-@fast
+@short
 @given(document=valid_sites())
 def test_generated_valid_sites_render_every_report(tmp_path_factory, document) -> None:
     run_everything(tmp_path_factory.mktemp("valid"), document, must_load=True)

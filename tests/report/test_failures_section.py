@@ -459,7 +459,7 @@ def assert_bounded(section: FailureSection) -> None:
 
 
 def test_a_campus_section_is_capped(tmp_path: Path, monkeypatch) -> None:
-    report = campus(tmp_path, 1000)
+    report = campus(tmp_path, 300)
     monkeypatch.setattr(failures_view, "MAX_GROUPS", 12)
     monkeypatch.setattr(failures_view, "MAX_COLUMNS", 10)
     section = failures_view.failure_section(report)
