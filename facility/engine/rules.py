@@ -192,7 +192,7 @@ class _Loader:
         self.sources: list[str] = []
 
     def read(self, path: Path) -> tuple[Any, SourceMap]:
-        data, source, raw = read_document(path)
+        data, source, raw = _read_rule_file(path)
         self.digest.update(path.name.encode() + b"\0" + raw)
         self.sources.append(str(path))
         return data, source
@@ -207,6 +207,26 @@ class _Loader:
             if error["type"] == "extra_forbidden":
                 message = unknown_field(path[-1])
             self.problems.append(Problem(source.locate(path), field_name(path), message))
+
+
+# Rule files read in this process, by path and the file's size and change time: a program that
+# loads the rules more than once (the tests, an analysis under several profiles) parses each
+# file once; an edited file is read again. The parsed data is never changed by the loader.
+_READ: dict[tuple[str, int, int], tuple[Any, SourceMap, bytes]] = {}
+
+
+def _read_rule_file(path: Path) -> tuple[Any, SourceMap, bytes]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return read_document(path)  # read_document says what is wrong with it
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    found = _READ.get(key)
+    if found is None:
+        found = read_document(path)
+        if len(_READ) < 4096:
+            _READ[key] = found
+    return found
 
 
 def _rule_files(directory: Path) -> list[Path]:

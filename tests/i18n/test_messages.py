@@ -273,7 +273,18 @@ def test_the_command_lines_own_errors_in_chinese(tmp_path: Path) -> None:
 def test_the_json_result_stays_english_in_a_chinese_run() -> None:
     with contextlib.chdir(REPO):
         runs = [
-            CliRunner().invoke(app, ["check", "examples/hall-b3.yaml", "-f", "json", *lang])
+            CliRunner().invoke(
+                app,
+                [
+                    "check",
+                    "examples/hall-b3.yaml",
+                    "-f",
+                    "json",
+                    "--generated-at",
+                    "2026-11-29T12:00:00Z",
+                    *lang,
+                ],
+            )  # fmt: skip
             for lang in ([], ["--lang", "zh-CN"])
         ]
     assert runs[0].stdout == runs[1].stdout
