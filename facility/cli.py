@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from enum import StrEnum
@@ -17,8 +18,68 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from facility import __version__
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: unwinds like Ctrl-C, so staged reports are removed and old ones kept."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, _frame: Any) -> None:
+    raise Terminated(signum)
+
+
+class _Guarded(TyperGroup):
+    """The command group, run so that a crash is never read as a verdict: an uncaught
+    exception is an internal error, exit 2, one line on stderr (the traceback only with
+    ``--debug`` or ``FACILITY_DEBUG=1``); Ctrl-C exits 130, SIGTERM and SIGHUP 128 + the
+    signal. Exit 1 stays what it means: a check failed."""
+
+    def invoke(self, ctx: Any) -> Any:  # the (vendored) click Context
+        previous = {sig: signal.getsignal(sig) for sig in _SIGNALS}
+        try:
+            for sig in _SIGNALS:
+                signal.signal(sig, _terminate)
+        except ValueError:  # not the main thread (an embedding program): leave signals alone
+            previous = {}
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):  # usage errors, exit codes
+            raise
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        except Terminated as stop:
+            raise typer.Exit(128 + stop.signum) from None
+        except Exception as error:  # a defect of facility, not of the input
+            if _debugging():
+                raise
+            from facility.printable import printable
+
+            detail = printable(f"{type(error).__name__}: {error}")
+            typer.echo(
+                f"internal error in facility {__version__}: {detail}; please report it "
+                "with the input (FACILITY_DEBUG=1 shows the traceback)",
+                err=True,
+            )
+            raise typer.Exit(2) from None
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_DEBUG = {"on": False}
+
+
+def _debugging() -> bool:
+    return _DEBUG["on"] or os.environ.get("FACILITY_DEBUG", "") not in ("", "0")
+
 
 app = typer.Typer(
     name="facility",
@@ -26,6 +87,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=_Guarded,
 )
 
 
@@ -88,8 +150,16 @@ def main_options(
             "--version", callback=_version, is_eager=True, help="Print the version and exit."
         ),
     ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug",
+            help="Show the traceback of an internal error (also FACILITY_DEBUG=1).",
+        ),
+    ] = False,
 ) -> None:
     """Is this hall ready for liquid-cooled AI supernode racks? And if not, exactly why."""
+    _DEBUG["on"] = debug
 
 
 class FailOn(StrEnum):
@@ -716,8 +786,5 @@ _register_imports()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    try:
-        app()
-    except KeyboardInterrupt:  # pragma: no cover
-        sys.exit(130)
+    """Console-script entry point (errors and signals: see :class:`_Guarded`)."""
+    app()

@@ -284,7 +284,7 @@ def test_the_json_result_stays_english_in_a_chinese_run() -> None:
                     "2026-11-29T12:00:00Z",
                     *lang,
                 ],
-            )  # fmt: skip
+            )
             for lang in ([], ["--lang", "zh-CN"])
         ]
     assert runs[0].stdout == runs[1].stdout

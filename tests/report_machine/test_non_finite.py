@@ -178,5 +178,6 @@ def test_schema_refuses_a_non_finite_number(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(document, "json_schema", lambda: {"maximum": math.inf})
     result = CliRunner().invoke(app, ["schema"])
-    assert isinstance(result.exception, ValueError)
+    assert result.exit_code == 2  # an internal error, never a verdict
+    assert result.stderr.startswith("internal error in facility ")
     assert "Infinity" not in result.output
