@@ -157,9 +157,20 @@ def main_options(
             help="Show the traceback of an internal error (also FACILITY_DEBUG=1).",
         ),
     ] = False,
+    allow_outside_bases: Annotated[
+        bool,
+        typer.Option(
+            "--allow-outside-bases",
+            help="Let a site file's extends: name bases outside its directory tree (absolute "
+            "paths, '..'). Off by default, as kustomize's load restrictor.",
+        ),
+    ] = False,
 ) -> None:
     """Is this hall ready for liquid-cooled AI supernode racks? And if not, exactly why."""
+    from facility.model.layers import OUTSIDE_BASES
+
     _DEBUG["on"] = debug
+    OUTSIDE_BASES["allowed"] = allow_outside_bases
 
 
 class FailOn(StrEnum):
@@ -197,7 +208,20 @@ def _generated_at(text: str | None) -> dt.datetime:
         return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.isdigit():
-        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC)
+        try:
+            return dt.datetime.fromtimestamp(int(epoch[:20]), tz=dt.UTC)
+        except (OverflowError, OSError, ValueError):  # past the year 9999
+            from facility.i18n import _
+            from facility.printable import printable
+
+            raise typer.BadParameter(
+                _(
+                    "SOURCE_DATE_EPOCH=%(value)s is not a date (seconds since 1970 up to the "
+                    "year 9999)"
+                )
+                % {"value": printable(epoch[:40])},
+                param_hint="SOURCE_DATE_EPOCH",
+            ) from None
     return dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
 
 
@@ -401,7 +425,12 @@ def _check(
                 shown = render(stdout_format)  # a string, or pieces made as they are printed
                 write_all_atomically(
                     [(path, functools.partial(render, fmt, path)) for path, fmt in jobs],
-                    protected=inputs,
+                    # never over a file the run read: site, bases, waivers, rules, profiles
+                    protected=(
+                        *inputs,
+                        *(Path(layer.file) for layer in loaded.layers),
+                        *(Path(source) for source in ruleset.sources),
+                    ),
                 )
             except (OSError, ValueError) as error:
                 problem = error
@@ -643,13 +672,22 @@ def init(
 ) -> None:
     """Write a commented starter site file to edit."""
     from facility.i18n import _
+    from facility.messages import message_of
     from facility.model.starter import STARTER_SITE
     from facility.report.write import write_atomically
 
-    if output.exists() and not force:
+    try:
+        exists = output.exists()
+    except (OSError, ValueError):  # a name too long: write_atomically says what is wrong
+        exists = False
+    if exists and not force:
         _error(_("%(path)s exists; use --force to overwrite it") % {"path": output})
         raise typer.Exit(code=2)
-    write_atomically(output, STARTER_SITE)
+    try:
+        write_atomically(output, STARTER_SITE)
+    except (OSError, ValueError) as error:  # no such directory, a FIFO, a NUL byte in the name
+        _error(message_of(error))
+        raise typer.Exit(code=2) from None
     typer.echo(_("wrote %(path)s; check it with: facility check %(path)s") % {"path": output})
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -168,6 +170,58 @@ def test_init_refuses_to_overwrite_without_force(tmp_path):
     forced = run("init", str(target), "--force")
     assert forced.exit_code == 0
     assert load_site(target).racks
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("no-such-directory/site.yaml", "cannot write {}: No such file or directory"),
+        ("x" * 300 + ".yaml", "cannot write {}: File name too long"),
+        ("loop.yaml", "cannot write {}: Too many levels of symbolic links"),
+        ("a-directory", "{} exists; use --force to overwrite it"),
+    ],
+)
+def test_init_where_it_cannot_write_exits_2_naming_the_path(tmp_path, monkeypatch, name, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    (tmp_path / "a-directory").mkdir()
+    result = run("init", name)
+    assert result.exit_code == 2
+    expected = message.format(name)
+    if expected.startswith("cannot"):
+        expected += "; no file was replaced"
+    assert result.stderr == f"error: {expected}\n"
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-directory", "loop.yaml"]
+    forced = run("init", "a-directory", "--force")
+    assert forced.exit_code == 2
+    assert (
+        forced.stderr == "error: cannot write a-directory: Is a directory; no file was replaced\n"
+    )
+
+
+def test_init_over_a_fifo_is_refused_even_with_force(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("site.yaml")  # opening it would block; replacing it would lose the pipe
+    assert (
+        run("init", "site.yaml").stderr == "error: site.yaml exists; use --force to overwrite it\n"
+    )
+    forced = run("init", "site.yaml", "--force")
+    assert forced.exit_code == 2
+    assert forced.stderr == (
+        "error: refusing to write to site.yaml: it is a device, FIFO or socket, not a regular "
+        "file (a report replaces its target, it is never written into one)\n"
+    )
+    assert stat.S_ISFIFO(os.stat("site.yaml").st_mode)
+    assert os.listdir(".") == ["site.yaml"]
+
+
+def test_init_with_a_nul_byte_in_the_name_exits_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "site\x00.yaml")
+    assert result.exit_code == 2
+    assert "embedded null byte" in result.stderr and "Traceback" not in result.output
+    assert os.listdir(".") == []
 
 
 # --- catalog and version --------------------------------------------------------------------------

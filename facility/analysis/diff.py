@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from facility.messages import Message
-from facility.model.source import InputError, Location, Problem
+from facility.model.errors import validation_message
+from facility.model.source import InputError, Location, Problem, field_name
 
 FAILING = ("fail",)
 
@@ -41,6 +44,71 @@ class DiffReport:
     removed: list[FindingChange] = field(default_factory=list)  # checks only in the old state
 
 
+class _Quantity(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    value: float | None
+    unit: str
+    text: str
+
+
+class _Entity(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    id: str
+
+
+class _Finding(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    rule: str
+    status: Literal["fail", "pass", "not_evaluated", "waived"]
+    entity: _Entity
+    observed: _Quantity | None = None
+    limit: _Quantity | None = None
+    margin: _Quantity | None = None
+
+
+class _Site(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    file: str
+    sha256: str
+
+
+class _Result(BaseModel):
+    """What ``facility diff`` reads of a JSON result (docs/json-result.md): checked before it
+    is trusted; fields it does not read may be anything (newer results add fields)."""
+
+    model_config = ConfigDict(extra="allow")
+    schema_: str = Field(alias="schema", pattern=r"^facility-result/1$")
+    site: _Site
+    profile: str
+    rules_version: str
+    verdict: Literal["ready", "ready-with-warnings", "incomplete", "not-ready"]
+    findings: list[_Finding]
+
+
+def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """``data`` if it has the shape of a JSON result, else InputError naming each field."""
+    try:
+        _Result.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(
+            [
+                Problem(
+                    Location(str(path), 1, 1),
+                    field_name(tuple(p for p in e["loc"] if isinstance(p, str | int))),
+                    Message(
+                        "not a facility result: %(problem)s",
+                        problem=validation_message(e),
+                    ),
+                )
+                for e in exc.errors(include_url=False)[:20]
+            ]
+        ) from None
+    return data
+
+
 def _not_a_number(token: str) -> Any:
     """A JSON result never holds NaN or Infinity (facility writes null); refuse one that does."""
     raise ValueError(f"{token} is not a JSON number")
@@ -62,7 +130,7 @@ def read_result(path: Path, profile: str | None) -> dict[str, Any]:
                 ]
             ) from None
         if isinstance(data, dict) and str(data.get("schema", "")).startswith("facility-result/"):
-            return data
+            return checked_result(data, path)
     from facility.engine.evaluate import audit, default_profile
     from facility.engine.rules import load_rules
     from facility.model.load import load_site

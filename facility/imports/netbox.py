@@ -12,7 +12,7 @@ so a re-import never wipes them. The token is never written anywhere.
 
 from __future__ import annotations
 
-import tempfile
+import hashlib
 from pathlib import Path
 
 import yaml
@@ -20,12 +20,15 @@ import yaml
 from facility.imports.netbox_map import RACK_TYPE_GAPS, SITE_GAPS, MappingError, Snapshot, map_site
 from facility.imports.netbox_report import MappingReport
 
+_SHAPE_ERRORS = (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError)
+
 __all__ = ["MappingError", "Snapshot", "check_document", "import_site", "render", "source_text"]
 
 
 def source_text(snapshot: Snapshot, url: str, site_slug: str) -> str:
     """Where the data came from, for the file and the report (``url`` already public)."""
-    version = snapshot.status.get("netbox-version") or "?"
+    status = snapshot.status if isinstance(snapshot.status, dict) else {}
+    version = str(status.get("netbox-version") or "?")
     return f"NetBox {version} at {url}, site {site_slug}"
 
 
@@ -76,13 +79,17 @@ _Dumper.add_representer(list, _represent_list)
 
 
 def check_document(text: str, name: str = "imported.yaml") -> None:
-    """Load ``text`` as a site file, as ``facility check`` would; raises InputError if not."""
-    from facility.model.load import load_site
+    """Load ``text`` as a site file, as ``facility check`` would; raises InputError if not.
 
-    with tempfile.TemporaryDirectory(prefix="facility-netbox-") as directory:
-        path = Path(directory) / Path(name).name
-        path.write_text(text, encoding="utf-8")
-        load_site(path)
+    Read from memory, so that a problem names ``name`` (the file about to be written), never
+    a temporary file that is gone by the time the message is read. The import writes no
+    ``extends:``, so nothing else is read."""
+    from facility.model.load import resolve, validate_document
+    from facility.model.source import parse_document
+
+    data, source = parse_document(text, Path(name).name)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    resolve(validate_document(data, source), source, digest)
 
 
 def import_site(
@@ -92,7 +99,14 @@ def import_site(
     from facility.imports.netbox_fetch import fetch, public_url
 
     snapshot = fetch(url, token, site_slug)
-    document, report = map_site(snapshot, source_text(snapshot, public_url(url), site_slug))
+    source = source_text(snapshot, public_url(url), site_slug)
+    try:
+        document, report = map_site(snapshot, source)
+    except MappingError:
+        raise
+    except _SHAPE_ERRORS as exc:  # NetBox's data, of a shape the mapping did not foresee
+        detail = f"{type(exc).__name__}: {exc}"[:200]
+        raise MappingError(f"an object of an unexpected shape ({detail})") from exc
     text = render(document, report)
     check_document(text, name)
     return text, report

@@ -74,8 +74,16 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
     from facility.messages import Message, localized, message_of
     from facility.printable import printable
 
+    token = token.strip()
+
+    def error(problem: str) -> None:
+        shown = localized(problem)
+        if token:  # a server may echo the header back in its answer: never show it
+            shown = shown.replace(token, "[token]")
+        typer.echo(printable(_("error: %(problem)s") % {"problem": shown}), err=True)
+
     def fail(problem: str) -> typer.Exit:
-        typer.echo(printable(_("error: %(problem)s") % {"problem": localized(problem)}), err=True)
+        error(problem)
         typer.echo(localized(Message("nothing was written")), err=True)
         return typer.Exit(code=2)
 
@@ -88,8 +96,15 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
                 "pip install 'facility[netbox]' (or uv sync --extra netbox)"
             )
         ) from None
-    if not token.strip():
+    if not token:
         raise fail(Message("no NetBox token: give --token or set NETBOX_TOKEN"))
+    if not (token.isascii() and token.isprintable()) or " " in token:
+        raise fail(
+            Message(
+                "the NetBox token holds a space, a control or a non-ASCII character: an HTTP "
+                "header cannot carry it (give the token exactly as NetBox shows it)"
+            )
+        )
     if output is not None and report is not None and output.resolve() == report.resolve():
         raise fail(Message("--output and --report name the same file"))
 
@@ -101,7 +116,7 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
     try:
         text, mapping = import_site(url, token, site, output.name if output else "stdout.yaml")
     except FetchError as exc:
-        raise fail(str(exc)) from None
+        raise fail(message_of(exc)) from None
     except MappingError as exc:
         raise fail(
             Message(
@@ -110,9 +125,7 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
         ) from None
     except InputError as exc:
         for problem in exc.problems:
-            typer.echo(
-                printable(_("error: %(problem)s") % {"problem": problem.localized()}), err=True
-            )
+            error(problem.localized())
         raise fail(Message("the imported site does not load as a site file")) from None
     if token in text or token in mapping.text():  # belt and braces: never write a credential
         raise fail(Message("refusing to write: the output would contain the token"))

@@ -171,6 +171,141 @@ def _kw(watts: float) -> str:
     return f"{_short(watts / 1000.0)} kW"
 
 
+def _nested_name(obj: Obj, key: str) -> str | None:
+    """The name of the nested object ``obj[key]`` ({id, name, …}), or None."""
+    value = obj.get(key)
+    name = value.get("name") if isinstance(value, dict) else None
+    return str(name) if name else None
+
+
+# --- what can be read ----------------------------------------------------------------------
+
+# The fields the mapping reads, by the JSON shape NetBox 4.7 gives them. Anything else in a
+# field is an object the mapping cannot read: it is skipped and reported, with the reason.
+_RELATED = ("rack", "location", "device", "device_type", "power_panel", "cooling_source")
+_CHOICES = (
+    "status", "supply", "phase", "type", "weight_unit", "outer_unit", "cooling_capability",
+    "cooling_method", "fluid_type", "max_flow_unit",
+)  # fmt: skip
+_NUMBERS = (
+    "weight", "max_weight", "outer_width", "outer_depth", "outer_height", "cooling_capacity",
+    "voltage", "amperage", "max_utilization", "maximum_draw", "allocated_draw", "max_flow",
+)  # fmt: skip
+_TEXTS = ("name", "display", "slug", "model", "connected_endpoints_type")
+_KINDS = {
+    "locations": "location",
+    "racks": "rack",
+    "devices": "device",
+    "device_types": "device type",
+    "power_ports": "power port",
+    "power_panels": "power panel",
+    "power_feeds": "power feed",
+    "cooling_sources": "cooling source",
+    "cooling_feeds": "cooling feed",
+}
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_related(value: Any) -> bool:
+    return value is None or _is_id(value) or (isinstance(value, dict) and _is_id(value.get("id")))
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number" if isinstance(value, int | float) else "null"
+
+
+def _unreadable(obj: Any) -> str | None:
+    """Why the mapping cannot read ``obj`` (not an object, no id, a field of the wrong JSON
+    type), or None. Values of the right type that are out of range stay MappingErrors."""
+    if not isinstance(obj, dict):
+        return f"not an object but {_json_kind(obj)}"
+    if not _is_id(obj.get("id")):
+        return "no id" if obj.get("id") is None else f"its id is {_json_kind(obj['id'])}"
+    for key in _RELATED:
+        if not _is_related(obj.get(key)):
+            return f"field {key!r} is {_json_kind(obj[key])}, not a related object"
+    for key in _CHOICES:
+        value = obj.get(key)
+        value = value.get("value") if isinstance(value, dict) else value
+        if value is not None and not isinstance(value, str):
+            return f"field {key!r} is {_json_kind(value)}, not a choice"
+    for key in _NUMBERS:
+        value = obj.get(key)
+        if isinstance(value, bool | dict | list):
+            return f"field {key!r} is {_json_kind(value)}, not a number"
+    for key in _TEXTS:
+        value = obj.get(key)
+        if value is not None and not isinstance(value, str):
+            return f"field {key!r} is {_json_kind(value)}, not a string"
+    ends = obj.get("connected_endpoints")
+    if ends is not None and not (
+        isinstance(ends, list)
+        and all(
+            isinstance(e, dict) and _is_related(e.get("device")) and _is_related(e.get("id"))
+            for e in ends
+        )
+    ):
+        return "field 'connected_endpoints' is not a list of objects"
+    return None
+
+
+def readable(snap: Snapshot, report: MappingReport) -> tuple[Snapshot, dict[int, str]]:
+    """``snap`` without the objects the mapping cannot read, each reported as skipped with
+    the reason (a second object with the same id too); and, per rack id, why that rack cannot
+    be mapped: an unreadable device or power port in it would leave its sums short."""
+    if not isinstance(snap.site, dict):
+        raise MappingError(f"the site is {_json_kind(snap.site)}, not an object")
+    kept: dict[str, list[Obj]] = {}
+    dropped: dict[str, list[Obj]] = {}  # objects with an id, skipped: what they affect
+    for key, kind in _KINDS.items():
+        objects = getattr(snap, key)
+        if not isinstance(objects, list):
+            raise MappingError(f"the {kind}s are {_json_kind(objects)}, not a list")
+        kept[key], dropped[key], seen = [], [], set()
+        for index, obj in enumerate(objects):
+            why = _unreadable(obj)
+            if why is None and obj["id"] in seen:
+                why = f"a second {kind} with id {obj['id']}"
+            if why is None:
+                seen.add(obj["id"])
+                kept[key].append(obj)
+                continue
+            name = _name(obj) if isinstance(obj, dict) else f"item {index + 1}"
+            report.add("skipped", kind, name, f"cannot be read: {why}")
+            if isinstance(obj, dict):
+                dropped[key].append(obj)
+    status = snap.status if isinstance(snap.status, dict) else {}
+    clean = Snapshot(status, snap.site, **kept)
+    racks = {r["id"] for r in clean.racks}
+    device_rack = {d["id"]: _ref(d, "rack") for d in clean.devices}
+    spoiled: dict[int, str] = {}
+    for device in dropped["devices"]:
+        rack = _ref(device, "rack") if _is_related(device.get("rack")) else None
+        if rack is not None:
+            spoiled.setdefault(rack, f"its device {_name(device)} cannot be read")
+    for port in dropped["power_ports"]:
+        owner = _ref(port, "device") if _is_related(port.get("device")) else None
+        rack = device_rack.get(owner) if owner is not None else None
+        if rack is not None:
+            spoiled.setdefault(rack, f"power port {_name(port)} of a device in it cannot be read")
+    for device in clean.devices:
+        rack = device_rack[device["id"]]
+        if rack is not None and rack not in racks:
+            report.add("skipped", "device", _name(device), f"its rack #{rack} is not mapped")
+    return clean, spoiled
+
+
 # --- the mapping ---------------------------------------------------------------------------
 
 
@@ -187,8 +322,9 @@ class _RackFacts:
 
 class _Mapper:
     def __init__(self, snap: Snapshot, source: str):
-        self.snap = snap
         self.report = MappingReport(source)
+        self.snap, self.spoiled = readable(snap, self.report)
+        snap = self.snap
         self.device_types = {dt["id"]: dt for dt in snap.device_types}
         self.locations = {loc["id"]: loc for loc in snap.locations}
         self.racks = {r["id"]: r for r in snap.racks}
@@ -201,7 +337,9 @@ class _Mapper:
         loc_id = _ref(obj, "location")
         if loc_id is None:
             return None
-        loc = self.locations.get(loc_id) or obj.get("location") or {}
+        loc = self.locations.get(loc_id) or obj.get("location")
+        if not isinstance(loc, dict):
+            loc = {}
         room = str(loc.get("name") or loc.get("display") or f"location-{loc_id}")
         self.rooms.setdefault(room, room)
         return room
@@ -217,7 +355,7 @@ class _Mapper:
                 if len(racks) == 1:
                     ids[rack["id"]] = name
                 else:
-                    loc = (rack.get("location") or {}).get("name") or f"#{rack['id']}"
+                    loc = _nested_name(rack, "location") or f"#{rack['id']}"
                     ids[rack["id"]] = f"{loc}/{name}"
                     self.report.add(
                         "guessed",
@@ -238,7 +376,7 @@ class _Mapper:
         port_rack = self._port_racks()
         for feed in sorted(self.snap.power_feeds, key=lambda f: (_name(f), f["id"])):
             name = _name(feed)
-            panel = (feed.get("power_panel") or {}).get("name") or "?"
+            panel = _nested_name(feed, "power_panel") or "?"
             label = name if names[name] == 1 else f"{panel}/{name}"
             status = _choice(feed, "status") or "active"
             if status in ("offline", "failed"):
@@ -572,6 +710,9 @@ class _Mapper:
             devices = sorted(devices_by_rack.get(rack["id"], []), key=lambda d: d["id"])
             if status == "deprecated":
                 report.add("skipped", "rack", label, "status deprecated")
+                continue
+            if rack["id"] in self.spoiled:
+                report.add("skipped", "rack", label, self.spoiled[rack["id"]])
                 continue
             if not devices:
                 report.add("skipped", "rack", label, "no devices: nothing to audit")

@@ -10,7 +10,7 @@ from facility.model.fields import Id
 class Strict(BaseModel):
     """A block of the site file. Unknown keys are errors, so typos never vanish."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False, strict=True)
 
 
 class Entity(Strict):

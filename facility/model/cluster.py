@@ -186,7 +186,7 @@ class Workload(Strict):
 class Evidence(Strict):
     """One commissioning item as ticked by the commissioning team."""
 
-    date: dt.date | None = Field(None, description="When it was done (ISO 8601 date)")
+    date: dt.date | None = Field(None, strict=False, description="When it was done (ISO 8601 date)")
     reference: str | None = Field(
         None, min_length=1, max_length=500, description="Test report, ticket or document"
     )

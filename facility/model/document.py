@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -10,7 +10,7 @@ from facility.model.base import Strict
 from facility.model.cluster import Cluster
 from facility.model.cooling import Cooling
 from facility.model.equipment import RackType
-from facility.model.fields import PositiveFraction
+from facility.model.fields import NotATruthValue, PositiveFraction
 from facility.model.floor import FloorZone, Room
 from facility.model.power import Power
 from facility.model.racks import Rack, Row
@@ -37,7 +37,7 @@ class Conventions(Strict):
 class SiteDocument(Strict):
     """A hall (or campus) as the engineer wrote it."""
 
-    schema_version: Literal[1] = 1
+    schema_version: Annotated[Literal[1], NotATruthValue] = 1
     extends: str | list[str] | None = Field(
         None,
         description="Base site file(s) this file is merged over, relative to this file "

@@ -20,7 +20,18 @@ from facility.messages import Message, message_of
 
 def unknown_field(name: object) -> Message:
     """An ``extra_forbidden`` error: a key the schema does not have."""
-    return Message("unknown field '%(field)s'", field=str(name))
+    return Message("unknown field '%(field)s'", field=shortened(str(name)))
+
+
+MAX_ECHOED = 80  # characters of a key or value from the input that a message repeats
+
+
+def shortened(text: str) -> str:
+    """``text`` as a message quotes it: at most :data:`MAX_ECHOED` characters, then how many
+    more there were (a 2,000-character key is not printed whole, twice)."""
+    if len(text) <= MAX_ECHOED:
+        return text
+    return f"{text[:MAX_ECHOED]}… ({len(text) - MAX_ECHOED:,} more characters)"
 
 
 def alternatives(expected: str) -> str:
@@ -154,6 +165,16 @@ _PYDANTIC: dict[str, Callable[[Mapping[str, Any]], Message]] = {
 }
 
 
+_WHOLE_NUMBER = frozenset({"int_type", "int_parsing", "int_from_float"})
+
+
+def _as_written(value: Any) -> str:
+    """A value as the site file would spell it: true, 4.5, 'three'."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return repr(value) if isinstance(value, str) else str(value)
+
+
 def validation_message(error: ErrorDetails) -> str:
     """The message of one pydantic error, without pydantic's 'Value error, ' prefix: our own
     :class:`Message` when a validator of ours raised one, pydantic's rebuilt as a message when
@@ -167,6 +188,8 @@ def validation_message(error: ErrorDetails) -> str:
         own = message_of(cause)
         if isinstance(own, Message):
             return own
+    if error["type"] in _WHOLE_NUMBER:  # strict: true, 4.5 and "3" are not counts
+        return Message("expected a whole number, got %(value)s", value=_as_written(error["input"]))
     text = error["msg"].removeprefix("Value error, ")
     make = _PYDANTIC.get(error["type"])
     if make is None:

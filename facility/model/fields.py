@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any
 
-from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
+from pydantic import BeforeValidator, GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
 from pydantic_core import PydanticCustomError, core_schema
 
 from facility.messages import Message, message_of
@@ -153,3 +153,16 @@ Id = Annotated[
 def finite(value: float) -> bool:
     """True for a real, finite float (used by model validators on derived numbers)."""
     return math.isfinite(value)
+
+
+def _not_a_truth_value(value: Any) -> Any:
+    if isinstance(value, bool):  # YAML's yes/no/true/false: True == 1, but not a count
+        raise ValueError(
+            Message("expected a whole number, got %(value)s", value=str(value).lower())
+        )
+    return value
+
+
+# A whole-number choice (``phases: 1 | 3``, ``schema_version: 1``): a truth value is refused,
+# which a Literal of ints would take (True == 1).
+NotATruthValue = BeforeValidator(_not_a_truth_value)

@@ -17,6 +17,7 @@ a large base (thousands of imported racks) is merged in place, its positions unt
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -29,15 +30,68 @@ from facility.model.source import (
     Problem,
     SourceMap,
     field_name,
+    not_a_file,
     read_document,
 )
 
 KEY = "extends"
 MAX_DEPTH = 8  # bases below the file given
+MAX_FILES = 64  # distinct files in one layered site, the given one included
+
+# Bases must lie in the directory tree of the file given (as kustomize's default load
+# restrictor): an absolute path or a '..' that leaves it is refused, unless this is set
+# (``facility --allow-outside-bases``; library callers pass ``allow_outside``).
+OUTSIDE_BASES = {"allowed": False}
+
+
+class _Reading:
+    """One layered site being read: its root directory, each file parsed once, how many files
+    extend each base, and the merged result of each base that more than one file extends (a
+    base reached again is copied, not read and merged again, so bases extending the same files
+    twice over cannot grow the work exponentially; a base extended once is merged in place)."""
+
+    def __init__(self, root: Path, outside_allowed: bool):
+        self.root = root
+        self.outside_allowed = outside_allowed
+        self.parsed: dict[Path, tuple[Any, SourceMap, bytes]] = {}
+        self.extended_by: dict[Path, int] = {}
+        self.done: dict[Path, tuple[dict[str, Any], SourceMap, list[Layer]]] = {}
+
+    def read(self, target: Path, resolved: Path) -> tuple[Any, SourceMap, bytes]:
+        found = self.parsed.get(resolved)
+        if found is None:
+            found = self.parsed[resolved] = read_document(target)
+        return found
+
+    def count(self, path: Path, data: Any) -> None:
+        """Walk the bases below ``path`` once, counting how many files extend each."""
+        todo = [(path, data)]
+        seen = {path.resolve()}
+        while todo:
+            here, here_data = todo.pop()
+            if not isinstance(here_data, dict) or KEY not in here_data:
+                continue
+            for base, _where in _targets(here_data[KEY], SourceMap(str(here)), []):
+                target = here.parent / base
+                if _refused(base, target, self) is not None:
+                    continue  # reported by the merge
+                resolved = target.resolve()
+                self.extended_by[resolved] = self.extended_by.get(resolved, 0) + 1
+                if resolved in seen or len(seen) >= MAX_FILES:
+                    continue
+                seen.add(resolved)
+                try:
+                    todo.append((target, self.read(target, resolved)[0]))
+                except InputError:
+                    continue  # reported by the merge
 
 
 def apply_extends(
-    path: Path, data: dict[str, Any], source: SourceMap, sha256: str
+    path: Path,
+    data: dict[str, Any],
+    source: SourceMap,
+    sha256: str,
+    allow_outside: bool | None = None,
 ) -> tuple[dict[str, Any], SourceMap, list[Layer]]:
     """``data`` (the file ``path``, which has ``extends:``) merged over its bases.
 
@@ -45,7 +99,10 @@ def apply_extends(
     order applied, the given one last. Raises InputError.
     """
     layers: list[Layer] = []
-    merged, merged_source = _over_bases(path, data, source, (path.resolve(),), layers)
+    allowed = OUTSIDE_BASES["allowed"] if allow_outside is None else allow_outside
+    state = _Reading(path.resolve().parent, allowed)
+    state.count(path, data)
+    merged, merged_source = _over_bases(path, data, source, (path.resolve(),), layers, state)
     layers.append(Layer(str(path), sha256))
     out = SourceMap(source.file, merged_source.positions, merged_source.written_in)
     out.positions[()] = (source.file, 1, 1)
@@ -58,17 +115,22 @@ def _over_bases(
     source: SourceMap,
     chain: tuple[Path, ...],
     layers: list[Layer],
+    state: _Reading,
 ) -> tuple[dict[str, Any], SourceMap]:
     """``data`` merged over the bases it names (each with its own bases first)."""
     problems: list[Problem] = []
     merged: tuple[dict[str, Any], SourceMap] | None = None
     for base, where in _targets(data[KEY], source, problems):
-        target = path.parent / base
-        resolved = target.resolve()
 
         def problem(message: str, where: Path_ = where) -> None:
             problems.append(Problem(source.locate(where), field_name(where), message))
 
+        target = path.parent / base
+        refused = _refused(base, target, state)
+        if refused is not None:
+            problem(refused)
+            continue
+        resolved = target.resolve()
         if resolved in chain:
             names = " → ".join(str(p.name) for p in (*chain, resolved))
             problem(
@@ -84,27 +146,25 @@ def _over_bases(
                 )
             )
             continue
-        if not target.is_file():
-            problem(
-                Message("base file '%(base)s' not found (%(path)s)", base=base, path=str(target))
-            )
-            continue
-        base_data, base_source, raw = read_document(target)
-        if not isinstance(base_data, dict):
-            raise InputError(
-                [
-                    Problem(
-                        base_source.locate(()),
-                        "",
-                        Message("a base file is a mapping, like a site file"),
+        if resolved in state.done:  # extended by another file already: a copy of it
+            base_data, base_source, base_layers = state.done[resolved]
+            base_data, base_source = copy.deepcopy(base_data), _copied(base_source)
+            layers.extend(base_layers)
+        else:
+            if len(state.parsed) >= MAX_FILES and resolved not in state.parsed:
+                problem(
+                    Message(
+                        "a layered site reads at most %(limit)s files (at '%(base)s')",
+                        limit=MAX_FILES,
+                        base=base,
                     )
-                ]
-            )
-        if KEY in base_data:
-            base_data, base_source = _over_bases(
-                target, base_data, base_source, (*chain, resolved), layers
-            )
-        layers.append(Layer(str(target), hashlib.sha256(raw).hexdigest()))
+                )
+                continue
+            read: list[Layer] = []
+            base_data, base_source = _read_base(target, resolved, chain, read, state)
+            if state.extended_by.get(resolved, 0) > 1:  # kept for the other files extending it
+                state.done[resolved] = (copy.deepcopy(base_data), _copied(base_source), read)
+            layers.extend(read)
         if merged is None:
             merged = (base_data, base_source)
         else:
@@ -116,6 +176,59 @@ def _over_bases(
         return data, source
     merge(*merged, data, source)
     return merged
+
+
+def _read_base(
+    target: Path, resolved: Path, chain: tuple[Path, ...], layers: list[Layer], state: _Reading
+) -> tuple[dict[str, Any], SourceMap]:
+    """A base file, merged over its own bases; its file (and theirs) appended to ``layers``."""
+    base_data, base_source, raw = state.read(target, resolved)
+    if not isinstance(base_data, dict):
+        raise InputError(
+            [
+                Problem(
+                    base_source.locate(()),
+                    "",
+                    Message("a base file is a mapping, like a site file"),
+                )
+            ]
+        )
+    if KEY in base_data:
+        base_data, base_source = _over_bases(
+            target, base_data, base_source, (*chain, resolved), layers, state
+        )
+    layers.append(Layer(str(target), hashlib.sha256(raw).hexdigest()))
+    return base_data, base_source
+
+
+def _copied(source: SourceMap) -> SourceMap:
+    return SourceMap(source.file, dict(source.positions), source.written_in)
+
+
+def _refused(base: str, target: Path, state: _Reading) -> str | None:
+    """Why the base ``base`` (at ``target``) is not read, or None: outside the site's
+    directory tree, not there, or not a regular file (checked before reading)."""
+    if "\0" in base:
+        return Message("the path of base '%(base)s' holds a NUL byte", base=base)
+    try:
+        resolved = target.resolve()
+        inside = resolved.is_relative_to(state.root)
+        if not state.outside_allowed and (Path(base).is_absolute() or not inside):
+            return Message(
+                "base '%(base)s' is outside the site file's directory; bases must lie in its "
+                "directory tree unless facility runs with --allow-outside-bases",
+                base=base,
+            )
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return Message("base file '%(base)s' not found (%(path)s)", base=base, path=str(target))
+    except (OSError, RuntimeError) as error:  # a symlink loop, a name too long
+        reason = getattr(error, "strerror", None) or str(error)
+        return Message("cannot read base '%(base)s': %(reason)s", base=base, reason=reason)
+    kind = not_a_file(mode)
+    if kind is not None:
+        return Message("base '%(base)s' is %(kind)s, not a file", base=base, kind=kind)
+    return None
 
 
 def _targets(value: Any, source: SourceMap, problems: list[Problem]) -> list[tuple[str, Path_]]:

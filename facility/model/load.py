@@ -48,9 +48,10 @@ from facility.physics.thermal import w_class_max_supply_temperature
 IMPLICIT_ROOM = "hall"
 
 
-def load_site(path: str | Path) -> Site:
+def load_site(path: str | Path, *, allow_outside_bases: bool | None = None) -> Site:
     """Load, validate and resolve one site file (YAML or JSON), over its bases if it has
-    ``extends:`` (:mod:`facility.model.layers`)."""
+    ``extends:`` (:mod:`facility.model.layers`; bases outside the file's directory tree are
+    refused unless ``allow_outside_bases``, by default ``facility --allow-outside-bases``)."""
     path = Path(path)
     with paused_gc():
         data, source, raw = read_document(path)
@@ -59,7 +60,9 @@ def load_site(path: str | Path) -> Site:
         if isinstance(data, dict) and "extends" in data:
             from facility.model.layers import apply_extends
 
-            data, source, layers = apply_extends(path, data, source, sha256)
+            data, source, layers = apply_extends(
+                path, data, source, sha256, allow_outside=allow_outside_bases
+            )
         document = validate_document(data, source)
         site = resolve(document, source, sha256)
         site.layers = layers

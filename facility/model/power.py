@@ -10,7 +10,7 @@ Conventions, stated once and printed in reports:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -20,6 +20,7 @@ from facility.model.fields import (
     ApparentPower,
     Current,
     Id,
+    NotATruthValue,
     PositiveFraction,
     Voltage,
 )
@@ -81,7 +82,7 @@ class Distribution(Entity):
     kind: Literal["switchboard", "busway", "panel", "rpp", "floor_pdu"]
     fed_by: Id | None = None
     voltage: Voltage
-    phases: Literal[1, 3]
+    phases: Annotated[Literal[1, 3], NotATruthValue]
     rating: Current
     derating: PositiveFraction | None = Field(
         None, description="Continuous-load factor; the site convention when absent"
@@ -95,7 +96,7 @@ class PduType(Entity):
     catalog: Id | None = None
     name: str | None = None
     voltage: Voltage | None = Field(None, description="Line-to-line for three-phase")
-    phases: Literal[1, 3] | None = None
+    phases: Annotated[Literal[1, 3], NotATruthValue] | None = None
     breaker_rating: Current | None = None
     derating: PositiveFraction | None = None
 

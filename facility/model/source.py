@@ -12,6 +12,8 @@ read the same way, since JSON is a subset of YAML for our purposes.
 from __future__ import annotations
 
 import json
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,9 +21,18 @@ from typing import Any
 import yaml
 
 from facility.messages import Message, localized
-from facility.model.yaml_reader import MAX_ALIAS_EXPANSION, AliasBomb, Path_, Reader
+from facility.model import yaml_reader
+from facility.model.yaml_reader import (
+    MAX_ALIAS_EXPANSION,
+    AliasBomb,
+    Path_,
+    Reader,
+    TooDeep,
+    TooMany,
+)
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_KEY_SHOWN = 80  # characters of a key shown in a field path
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,17 +114,34 @@ def field_name(path: Path_) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            name = str(part)
+            if len(name) > MAX_KEY_SHOWN:  # a hostile key is named, not printed whole
+                name = f"{name[:MAX_KEY_SHOWN]}…"
+            out += ("." if out else "") + name
     return out
+
+
+def not_a_file(mode: int) -> str | None:
+    """What a path of this ``st_mode`` is when it is not a regular file ('a FIFO'), else None:
+    a FIFO or device would block or never end if it were read."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return Message("a directory")
+    if stat.S_ISFIFO(mode):
+        return Message("a FIFO")
+    return Message("a device or socket")
 
 
 def read_bytes(path: Path) -> bytes:
     """Read an input file, refusing what is not a regular file or is too large."""
     where = Location(str(path), 1, 1)
     try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise InputError([Problem(where, "", Message("not a regular file"))])
+        status = path.stat()
+        size = status.st_size
+        kind = not_a_file(status.st_mode)
+        if kind is not None:
+            raise InputError([Problem(where, "", Message("%(kind)s, not a file", kind=kind))])
         if size > MAX_FILE_BYTES:
             raise InputError(
                 [
@@ -135,6 +163,13 @@ def read_bytes(path: Path) -> bytes:
         raise InputError([Problem(where, "", Message("permission denied"))]) from None
     except IsADirectoryError:
         raise InputError([Problem(where, "", Message("is a directory, not a file"))]) from None
+    except ValueError:  # a NUL byte in the path
+        raise InputError([Problem(where, "", Message("the path holds a NUL byte"))]) from None
+    except OSError as error:  # a symlink loop, a name too long, an I/O error
+        reason = error.strerror or type(error).__name__
+        raise InputError(
+            [Problem(where, "", Message("cannot read the file: %(reason)s", reason=reason))]
+        ) from None
 
 
 def decode(raw: bytes, file: str) -> str:
@@ -160,9 +195,11 @@ def decode(raw: bytes, file: str) -> str:
 def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
     """Parse YAML or JSON text into plain data plus a source map. Raises InputError."""
     source = SourceMap(file)
+    _no_control_characters(text, file)
+    as_json: Any = _NOT_READ
     if file.endswith(".json"):
-        try:
-            json.loads(text)
+        try:  # numbers kept as text here: the reader below reads them with their positions
+            as_json = json.loads(text, parse_int=str, parse_float=str, parse_constant=str)
         except json.JSONDecodeError as exc:
             raise InputError(
                 [
@@ -173,10 +210,14 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
                     )
                 ]
             ) from None
+        except RecursionError:  # nested too deep for json: the reader says where
+            pass
     reader = Reader(source.positions)
     try:
         found, data = reader.read(text)
     except yaml.MarkedYAMLError as exc:
+        if as_json is not _NOT_READ:  # valid JSON that YAML refuses (a key of > 1,024 chars)
+            return _from_json(text, file)
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         # PyYAML's words, the problem first: "did not find expected key (while parsing a
@@ -193,7 +234,9 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
                 Problem(
                     Location(file, line, column),
                     "",
-                    Message("invalid YAML: %(detail)s", detail=message),
+                    Message("invalid JSON: %(detail)s", detail=message)
+                    if file.endswith(".json")
+                    else Message("invalid YAML: %(detail)s", detail=message),
                 )
             ]
         ) from None
@@ -202,6 +245,32 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
             [
                 Problem(
                     Location(file, 1, 1), "", Message("invalid YAML: %(detail)s", detail=str(exc))
+                )
+            ]
+        ) from None
+    except TooMany as many:
+        raise InputError(
+            [
+                Problem(
+                    Location(file, many.line, many.column),
+                    "",
+                    Message(
+                        "more than %(limit)s values in one file; refusing to read further",
+                        limit=format(yaml_reader.MAX_VALUES, ","),
+                    ),
+                )
+            ]
+        ) from None
+    except TooDeep as deep:
+        raise InputError(
+            [
+                Problem(
+                    Location(file, deep.line, deep.column),
+                    "",
+                    Message(
+                        "mappings and lists nest more than %(limit)s deep here",
+                        limit=yaml_reader.MAX_DEPTH,
+                    ),
                 )
             ]
         ) from None
@@ -233,6 +302,51 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
             ]
         )
     return data, source
+
+
+_NOT_READ = object()
+
+# What YAML does not allow in a file (YAML 1.1 §5.1): C0 controls but tab, line feed and
+# carriage return; DEL; C1 controls but NEL; surrogates; U+FFFE and U+FFFF. Found before the
+# parser, so the error names the character's own line and column.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _no_control_characters(text: str, file: str) -> None:
+    found = _CONTROL.search(text)
+    if found is None:
+        return
+    start = found.start()
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    raise InputError(
+        [
+            Problem(
+                Location(file, line, column),
+                "",
+                Message(
+                    "control character U+%(code)s is not allowed in a site file",
+                    code=format(ord(found.group()), "04X"),
+                ),
+            )
+        ]
+    )
+
+
+def _from_json(text: str, file: str) -> tuple[Any, SourceMap]:
+    """Valid JSON that the YAML reader cannot read: its data, without positions below the
+    document (errors then point at the file's start)."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:  # an integer of more digits than Python reads
+        raise InputError(
+            [
+                Problem(
+                    Location(file, 1, 1), "", Message("invalid JSON: %(detail)s", detail=str(exc))
+                )
+            ]
+        ) from None
+    return data, SourceMap(file)
 
 
 def read_document(path: Path) -> tuple[Any, SourceMap, bytes]:

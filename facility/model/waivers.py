@@ -17,7 +17,9 @@ class Waiver(Strict):
     entity: Id = Field(description="Entity id the waiver accepts the finding for")
     reason: str = Field(min_length=1)
     owner: str = Field(min_length=1, description="Who accepts the risk")
-    expires: dt.date = Field(description="Last day the waiver applies (ISO 8601 date)")
+    expires: dt.date = Field(
+        strict=False, description="Last day the waiver applies (ISO 8601 date)"
+    )
     ticket: str | None = None
 
 

@@ -8,7 +8,9 @@ tree takes), and the reading enforces what ``yaml.safe_load`` alone would not:
 - no tags beyond the YAML core schema (``!!python/object`` and custom tags are refused);
 - no merge keys, no duplicate keys (PyYAML silently keeps the last one);
 - aliases may not add more than ``MAX_ALIAS_EXPANSION`` values (a "billion laughs" file fails
-  at the alias that crosses the bound, having built almost nothing).
+  at the alias that crosses the bound, having built almost nothing);
+- a document holds at most ``MAX_VALUES`` values and nests at most ``MAX_DEPTH`` collections
+  deep (a file of millions of tiny values stops at the value that crosses the bound).
 
 Problems are collected as ``(line, column, path, message)`` (1-based), and reading goes on, so
 that one run reports all of them; a YAML syntax error raises ``yaml.YAMLError`` at once.
@@ -31,6 +33,11 @@ except ImportError:  # pragma: no cover
 
 # Values that aliases may add on top of the document's own values.
 MAX_ALIAS_EXPANSION = 100_000
+# Values in one document, aliases' included: a 100,000-rack campus written one entry per rack
+# holds about 3.9 million (10,000 racks: 388,694); each costs ~0.3 kB while it is read.
+MAX_VALUES = 5_000_000
+# Mappings and sequences inside each other: a site file nests about 8 deep.
+MAX_DEPTH = 64
 
 STANDARD_TAGS = frozenset(
     {
@@ -76,6 +83,14 @@ class AliasBomb(Exception):
         super().__init__(mark)
         self.line = mark.line + 1
         self.column = mark.column + 1
+
+
+class TooMany(AliasBomb):
+    """More than ``MAX_VALUES`` values, at the value that crossed the bound."""
+
+
+class TooDeep(AliasBomb):
+    """Collections nested more than ``MAX_DEPTH`` deep, at the one that crossed it."""
 
 
 class _Frame:
@@ -162,6 +177,8 @@ class Reader:
                 positions[path] = (mark.line + 1, mark.column + 1)
             if kind is _ScalarEvent:
                 self.count += 1
+                if self.count > MAX_VALUES:
+                    raise TooMany(event.start_mark)
                 value = self._scalar(event, path)
                 if event.anchor is not None:
                     self.anchors[event.anchor] = (value, 1)
@@ -177,8 +194,12 @@ class Reader:
                     _skip(get, event)
                     root = _place(top, None, root)
                     continue
+                if len(stack) >= MAX_DEPTH:
+                    raise TooDeep(event.start_mark)
                 stack.append(_Frame(kind is _MappingStart, path, event.anchor, self.count))
                 self.count += 1
+                if self.count > MAX_VALUES:
+                    raise TooMany(event.start_mark)
             elif kind is _Alias:
                 found = self.anchors.get(event.anchor)
                 if found is None:
@@ -190,6 +211,10 @@ class Reader:
                 if self.expanded > MAX_ALIAS_EXPANSION:
                     raise AliasBomb(event.start_mark)
                 self.count += size
+                if self.count > MAX_VALUES:
+                    raise TooMany(event.start_mark)
+                if len(stack) + _depth(value) > MAX_DEPTH:
+                    raise TooDeep(event.start_mark)
                 root = _place(top, copy.deepcopy(value), root)
         event = get()
         if type(event) is not yaml.StreamEndEvent:
@@ -218,7 +243,10 @@ class Reader:
             return _DROP
         self.count += 1
         key = self._scalar(event, top.path, tag)
-        if not isinstance(key, str):  # bool, int, float, null: their text
+        if key is None:  # '~', 'null' or nothing: no field is called that
+            self.problem(event.start_mark, top.path, Message("a mapping key must not be null"))
+            return _DROP
+        if not isinstance(key, str):  # bool, int, float: their text
             key = str(key).lower() if isinstance(key, bool) else str(key)
         child = (*top.path, key)
         mark = event.start_mark
@@ -266,6 +294,20 @@ class Reader:
                 message = Message("cannot read '%(value)s' as %(tag)s", value=value, tag=shown)
             self.problem(event.start_mark, path, message)
             return None
+
+
+def _depth(value: Any) -> int:
+    """How deep ``value``'s collections nest (an anchored value, before it is copied)."""
+    depth, level = 0, [value]
+    while any(isinstance(item, dict | list) for item in level):
+        depth += 1
+        level = [
+            child
+            for item in level
+            if isinstance(item, dict | list)
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
+    return depth
 
 
 def _place(top: _Frame | None, value: Any, root: Any) -> Any:

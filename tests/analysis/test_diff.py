@@ -79,3 +79,25 @@ def test_a_result_with_a_non_json_number_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "Infinity is not a JSON number" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_result_file_is_checked_before_it_is_trusted(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        '{"schema": "facility-result/1", "site": {"name": "x"}, "findings": [{"id": 3}]}'
+    )
+    result = CliRunner().invoke(app, ["diff", str(bad), str(bad)])
+    assert result.exit_code == 2
+    assert f"{bad}:1:1: findings[0].id: not a facility result:" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_deeply_nested_or_huge_result_file_is_refused(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"schema": "facility-result/1", "x": ' + "[" * 5000 + "]" * 5000 + "}")
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"schema": "facility-result/1", "x": ' + "9" * 5001 + "}")
+    for path in (deep, huge):
+        result = CliRunner().invoke(app, ["diff", str(path), str(path)])
+        assert result.exit_code == 2, result.output
+        assert "cannot read:" in result.stderr and "Traceback" not in result.output

@@ -138,7 +138,7 @@ def test_missing_file(tmp_path):
 def test_directory_is_refused(tmp_path):
     with pytest.raises(InputError) as info:
         load_site(tmp_path)
-    assert info.value.problems[0].message == "not a regular file"
+    assert info.value.problems[0].message == "a directory, not a file"
 
 
 # --- JSON ---------------------------------------------------------------------------------------

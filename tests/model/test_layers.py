@@ -321,3 +321,65 @@ def test_reports_sign_off_every_layer_with_its_sha256(tmp_path):
     text = html.read_text(encoding="utf-8")
     for layer in layers:
         assert f'<tr><td>{layer.file}</td><td class="signoff-hash">{layer.sha256}</td></tr>' in text
+
+
+# --- what extends: may read (issue 14) ---------------------------------------------------------
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_base_outside_the_site_directory_is_refused_unless_allowed(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    _write(tmp_path / "shared.yaml", "site: {name: shared}\n")
+    site = _write(tmp_path / "halls" / "b3.yaml", "extends: ../shared.yaml\nsite: {name: B3}\n")
+    refused = CliRunner().invoke(app, ["inventory", str(site)])
+    assert refused.exit_code == 2
+    assert "base '../shared.yaml' is outside the site file's directory" in refused.stderr
+    allowed = CliRunner().invoke(app, ["--allow-outside-bases", "inventory", str(site)])
+    assert allowed.exit_code == 0, allowed.output
+    assert load_site(site, allow_outside_bases=True).info.name == "B3"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_base_that_is_not_a_regular_file_is_refused_before_reading(tmp_path: Path, kind) -> None:
+    import os
+
+    base = tmp_path / "base.yaml"
+    if kind == "fifo":
+        os.mkfifo(base)  # reading it would block for ever
+    else:
+        base.mkdir()
+    site = _write(tmp_path / "site.yaml", "extends: base.yaml\nsite: {name: S}\n")
+    with pytest.raises(InputError) as error:
+        load_site(site)
+    word = "a FIFO" if kind == "fifo" else "a directory"
+    assert f"base 'base.yaml' is {word}, not a file" in str(error.value)
+
+
+def test_bases_that_extend_the_same_files_twice_over_are_read_once(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # f1 … f7 each extend the next file twice: 2^7 = 128 ways down to f8, which used to be
+    # 128 reads and merges of it; each file is read once.
+    import facility.model.layers as layers
+
+    for n in range(1, 8):
+        _write(tmp_path / f"f{n}.yaml", f"extends: [f{n + 1}.yaml, f{n + 1}.yaml]\nnotes{n}: x\n")
+    _write(tmp_path / "f8.yaml", "site: {name: deep}\n")
+    site = _write(tmp_path / "site.yaml", "extends: f1.yaml\nsite: {name: top}\n")
+    reads: list[str] = []
+    real = layers.read_document
+    monkeypatch.setattr(layers, "read_document", lambda p: reads.append(str(p)) or real(p))
+    data, _source, found = layers.apply_extends(
+        site, {"extends": "f1.yaml", "site": {"name": "top"}}, layers.SourceMap(str(site)), ""
+    )
+    assert data["site"] == {"name": "top"} and all(f"notes{n}" in data for n in range(1, 8))
+    assert sorted(Path(p).name for p in reads) == [f"f{n}.yaml" for n in range(1, 9)]
+    assert len(found) == 9  # f8 … f1, then the site: each once

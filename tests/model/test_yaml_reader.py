@@ -7,6 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from facility.model.source import InputError, parse_document
 from facility.model.yaml_reader import MAX_ALIAS_EXPANSION, AliasBomb, Reader
 
 SAMPLES = [
@@ -15,7 +16,7 @@ SAMPLES = [
     "nested:\n  - {a: 1, b: {c: [1, [2, [3]]]}}\n  - - deep\n    - [x]\n",
     "base: &b {x: 1, y: [1, 2]}\nuse: *b\nlist: [*b, *b]\n",
     "s: &s text\nt: *s\n",
-    "7: one\n2.5: two\ntrue: three\n~: four\n",
+    "7: one\n2.5: two\ntrue: three\n",  # a null key is refused: test_a_null_key_is_refused
     "quoted: 'it''s'\nblock: |\n  line 1\n  line 2\nfolded: >\n  a\n  b\n",
     "empty_map: {}\nempty_seq: []\n",
     "- 1\n- 2\n",
@@ -126,3 +127,11 @@ def test_any_dumped_document_reads_back(document: object, flow: bool) -> None:
     text = yaml.safe_dump({"doc": document}, default_flow_style=flow, allow_unicode=True)
     data, _ = _read(text)
     assert data == yaml.safe_load(text)
+
+
+def test_a_null_key_is_refused() -> None:
+    # PyYAML reads '~: four' as the key None, which used to show as a field named 'None'
+    with pytest.raises(InputError) as error:
+        parse_document("site: {name: T}\n~: four\n", "k.yaml")
+    (problem,) = error.value.problems
+    assert (problem.location.line, problem.message) == (2, "a mapping key must not be null")

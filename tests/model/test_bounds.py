@@ -1,0 +1,76 @@
+"""Bounds of reading a site file (issue 14): values per file, nesting, paths the OS refuses."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import facility.model.yaml_reader as yaml_reader
+from facility.cli import app
+from facility.model.load import load_site
+from facility.model.source import InputError, parse_document
+
+
+def test_a_file_of_too_many_values_stops_at_the_value_that_crosses_the_bound(monkeypatch) -> None:
+    monkeypatch.setattr(yaml_reader, "MAX_VALUES", 1_000)
+    text = "site: {name: T}\nnotes:\n" + "".join(f"  - {n}\n" for n in range(2_000))
+    with pytest.raises(InputError) as error:
+        parse_document(text, "many.yaml")
+    (problem,) = error.value.problems
+    # the document, 'site', '{', 'name', 'T', 'notes' and '[' are 7 values: item 993 (from 0)
+    # is the 1,001st, on line 3 + 993 = 996
+    assert (problem.location.line, problem.location.column) == (996, 5)
+    assert "more than 1,000 values in one file" in problem.message
+
+
+def test_block_nesting_is_bounded(monkeypatch) -> None:
+    monkeypatch.setattr(yaml_reader, "MAX_DEPTH", 10)
+    text = (
+        "site: {name: T}\nnotes:\n"
+        + "".join("  " * (n + 1) + "-\n" for n in range(12))
+        + "  " * 13
+        + "- 1\n"
+    )
+    with pytest.raises(InputError) as error:
+        parse_document(text, "deep.yaml")
+    assert "nest more than 10 deep" in str(error.value)
+
+
+def _check(path: str):
+    return CliRunner().invoke(app, ["check", path])
+
+
+def test_paths_the_os_refuses_are_bad_input(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.yaml"
+    os.symlink(tmp_path / "other.yaml", loop)
+    os.symlink(loop, tmp_path / "other.yaml")
+    cases = {
+        str(loop): "cannot read the file: Too many levels of symbolic links",
+        str(tmp_path / ("a" * 300 + ".yaml")): "cannot read the file: File name too long",
+        str(tmp_path): "a directory, not a file",
+    }
+    for path, message in cases.items():
+        result = _check(path)
+        assert result.exit_code == 2, (path, result.output)
+        assert message in result.stderr, result.stderr
+        assert "Traceback" not in result.output and "internal error" not in result.stderr
+        assert "\x00" not in result.stderr  # shown escaped
+
+
+def test_a_nul_byte_in_the_site_path_is_a_usage_error(tmp_path: Path) -> None:
+    result = _check(str(tmp_path) + "/a\x00b.yaml")
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output and "internal error" not in result.stderr
+
+
+def test_a_base_path_with_a_symlink_loop_is_bad_input(tmp_path: Path) -> None:
+    os.symlink(tmp_path / "b.yaml", tmp_path / "a.yaml")
+    os.symlink(tmp_path / "a.yaml", tmp_path / "b.yaml")
+    site = tmp_path / "site.yaml"
+    site.write_text("extends: a.yaml\nsite: {name: S}\n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        load_site(site)
+    assert "cannot read base 'a.yaml'" in str(error.value)
