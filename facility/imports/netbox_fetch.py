@@ -137,7 +137,9 @@ def fetch(url: str, token: str, site_slug: str) -> Snapshot:
         ) from None
     except requests.exceptions.InvalidHeader:
         raise FetchError(
-            Message("the token cannot be sent in an HTTP header: it holds a space or a control")
+            Message(
+                "the token cannot be sent in an HTTP header: it holds a space or a control character"
+            )
         ) from None
     except requests.exceptions.RequestException as exc:
         raise FetchError(
@@ -297,16 +299,22 @@ def _pinned_session(home: tuple[str, str, int], where: str) -> Any:
                 ) from None
             if target == home:
                 return
-            template = (
-                "NetBox at %(url)s redirected %(path)s to another origin, %(origin)s: refused, "
-                "the token is sent only to %(home)s"
-                if self.redirecting
-                else "NetBox at %(url)s answered %(path)s with a next link to another origin, "
-                "%(origin)s: refused, the token is sent only to %(home)s"
-            )
+            shown = {"url": where, "path": self.path, "origin": _shown(target)}
+            if self.redirecting:
+                raise FetchError(
+                    Message(
+                        "NetBox at %(url)s redirected %(path)s to another origin, %(origin)s: "
+                        "refused, the token is sent only to %(home)s",
+                        home=_shown(home),
+                        **shown,
+                    )
+                )
             raise FetchError(
                 Message(
-                    template, url=where, path=self.path, origin=_shown(target), home=_shown(home)
+                    "NetBox at %(url)s answered %(path)s with a next link to another origin, "
+                    "%(origin)s: refused, the token is sent only to %(home)s",
+                    home=_shown(home),
+                    **shown,
                 )
             )
 

@@ -58,7 +58,7 @@ def serve(answer: Answer) -> Iterator[Server]:
     handler = type("BoxHandler", (Handler,), {"box": box})
     httpd = _HTTPServer(("127.0.0.1", 0), handler)
     box.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield box

@@ -59,7 +59,7 @@ def other() -> Iterator[Server]:
 def test_a_netbox_over_http_pages_and_same_origin_redirects_reads_like_the_recording(
     tmp_path: Path,
 ) -> None:
-    # Pages of 7 objects, each page after the second reached by its next link, and
+    # Pages of 25 objects, each page after the second reached by its next link, and
     # /api/status/ moved (301) within the origin: all followed, all carrying the token.
     def moved(handler: Handler, box: Server) -> bool:
         if handler.path == "/api/status/":
@@ -67,7 +67,7 @@ def test_a_netbox_over_http_pages_and_same_origin_redirects_reads_like_the_recor
             return True
         return False
 
-    with serve(FakeNetBox(override=moved)) as netbox:
+    with serve(FakeNetBox(page=25, override=moved)) as netbox:
         snap = fetch(netbox.url, TOKEN, "hall-b3")
         result, out = _import(netbox.url, tmp_path)
     recorded = hall_b3()
@@ -75,7 +75,7 @@ def test_a_netbox_over_http_pages_and_same_origin_redirects_reads_like_the_recor
         assert getattr(snap, key) == getattr(recorded, key), key
     assert result.exit_code == 0, result.output
     assert "peak_power: 155 kW" in out.read_text()
-    assert any("offset=14" in path for path, _ in netbox.requests)  # a next link followed
+    assert any("offset=50" in path for path, _ in netbox.requests)  # a next link followed
     assert "/api/status/?moved=1" in [path for path, _ in netbox.requests]
     assert len(_carried_token(netbox)) == len(netbox.requests)
 
@@ -298,7 +298,7 @@ def test_list_items_that_are_not_objects_are_in_the_mapping_report(tmp_path: Pat
     netbox_answers = FakeNetBox()
     netbox_answers.lists["racks"] += [5, "B13", None]
     with serve(netbox_answers) as netbox:
-        result, out = _import(netbox.url, tmp_path, "--report", str(tmp_path / "mapping.md"))
+        result, _ = _import(netbox.url, tmp_path, "--report", str(tmp_path / "mapping.md"))
     assert result.exit_code == 0, result.output
     report = (tmp_path / "mapping.md").read_text()
     assert "- rack item 21: cannot be read: not an object but a number" in report
