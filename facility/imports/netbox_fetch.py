@@ -16,7 +16,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from facility.imports.netbox_map import Snapshot
+from facility.imports.netbox_snapshot import Snapshot
 from facility.messages import Message
 
 # Bounds of one import (docs/import-netbox.md); module constants, so that tests can lower them.

@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from facility.imports.netbox_report import MappingReport
+from facility.imports.netbox_snapshot import MappingError, Obj, Snapshot, name_of, readable, ref
 from facility.imports.netbox_units import (
     UnitChoiceError,
     feed_available_power,
@@ -47,7 +48,7 @@ from facility.imports.netbox_units import (
     mass_text,
 )
 
-Obj = dict[str, Any]
+__all__ = ["RACK_TYPE_GAPS", "SITE_GAPS", "MappingError", "Snapshot", "map_site"]
 
 # What NetBox cannot know; listed in the file's header and the report as gaps.
 RACK_TYPE_GAPS = (
@@ -69,45 +70,7 @@ SITE_GAPS = (
 )
 
 
-class MappingError(ValueError):
-    """NetBox returned a value this importer cannot read (names the object and field)."""
-
-
-@dataclass(slots=True)
-class Snapshot:
-    """The objects of one NetBox site, as the REST API returned them."""
-
-    status: Obj
-    site: Obj
-    locations: list[Obj] = field(default_factory=list)
-    racks: list[Obj] = field(default_factory=list)
-    devices: list[Obj] = field(default_factory=list)
-    device_types: list[Obj] = field(default_factory=list)
-    power_ports: list[Obj] = field(default_factory=list)
-    power_panels: list[Obj] = field(default_factory=list)
-    power_feeds: list[Obj] = field(default_factory=list)
-    cooling_sources: list[Obj] = field(default_factory=list)
-    cooling_feeds: list[Obj] = field(default_factory=list)
-
-    KEYS = (
-        "locations",
-        "racks",
-        "devices",
-        "device_types",
-        "power_ports",
-        "power_panels",
-        "power_feeds",
-        "cooling_sources",
-        "cooling_feeds",
-    )
-
-
 # --- reading NetBox values ---------------------------------------------------------------
-
-
-def _name(obj: Obj) -> str:
-    value = obj.get("name") or obj.get("display") or f"#{obj.get('id')}"
-    return str(value)
 
 
 def _choice(obj: Obj, key: str) -> str | None:
@@ -120,19 +83,7 @@ def _choice(obj: Obj, key: str) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise MappingError(f"{_name(obj)}: field {key!r} has an unexpected value {value!r}")
-    return value
-
-
-def _ref(obj: Obj, key: str) -> int | None:
-    """The id of a nested related object, or None."""
-    value = obj.get(key)
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        value = value.get("id")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MappingError(f"{_name(obj)}: field {key!r} is not a related object: {value!r}")
+        raise MappingError(f"{name_of(obj)}: field {key!r} has an unexpected value {value!r}")
     return value
 
 
@@ -147,10 +98,10 @@ def _number(obj: Obj, key: str, kind: str, *, positive: bool = False) -> float |
         except ValueError:
             value = None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise MappingError(f"{kind} {_name(obj)}: {key} is not a number: {obj.get(key)!r}")
+        raise MappingError(f"{kind} {name_of(obj)}: {key} is not a number: {obj.get(key)!r}")
     if value < 0 or (positive and value == 0):
         raise MappingError(
-            f"{kind} {_name(obj)}: {key} must be {'positive' if positive else 'at least 0'}, "
+            f"{kind} {name_of(obj)}: {key} must be {'positive' if positive else 'at least 0'}, "
             f"got {value!r}"
         )
     return float(value)
@@ -171,139 +122,11 @@ def _kw(watts: float) -> str:
     return f"{_short(watts / 1000.0)} kW"
 
 
-def _nested_name(obj: Obj, key: str) -> str | None:
+def _nestedname_of(obj: Obj, key: str) -> str | None:
     """The name of the nested object ``obj[key]`` ({id, name, …}), or None."""
     value = obj.get(key)
     name = value.get("name") if isinstance(value, dict) else None
     return str(name) if name else None
-
-
-# --- what can be read ----------------------------------------------------------------------
-
-# The fields the mapping reads, by the JSON shape NetBox 4.7 gives them. Anything else in a
-# field is an object the mapping cannot read: it is skipped and reported, with the reason.
-_RELATED = ("rack", "location", "device", "device_type", "power_panel", "cooling_source")
-_CHOICES = (
-    "status", "supply", "phase", "type", "weight_unit", "outer_unit", "cooling_capability",
-    "cooling_method", "fluid_type", "max_flow_unit",
-)  # fmt: skip
-_NUMBERS = (
-    "weight", "max_weight", "outer_width", "outer_depth", "outer_height", "cooling_capacity",
-    "voltage", "amperage", "max_utilization", "maximum_draw", "allocated_draw", "max_flow",
-)  # fmt: skip
-_TEXTS = ("name", "display", "slug", "model", "connected_endpoints_type")
-_KINDS = {
-    "locations": "location",
-    "racks": "rack",
-    "devices": "device",
-    "device_types": "device type",
-    "power_ports": "power port",
-    "power_panels": "power panel",
-    "power_feeds": "power feed",
-    "cooling_sources": "cooling source",
-    "cooling_feeds": "cooling feed",
-}
-
-
-def _is_id(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_related(value: Any) -> bool:
-    return value is None or _is_id(value) or (isinstance(value, dict) and _is_id(value.get("id")))
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number" if isinstance(value, int | float) else "null"
-
-
-def _unreadable(obj: Any) -> str | None:
-    """Why the mapping cannot read ``obj`` (not an object, no id, a field of the wrong JSON
-    type), or None. Values of the right type that are out of range stay MappingErrors."""
-    if not isinstance(obj, dict):
-        return f"not an object but {_json_kind(obj)}"
-    if not _is_id(obj.get("id")):
-        return "no id" if obj.get("id") is None else f"its id is {_json_kind(obj['id'])}"
-    for key in _RELATED:
-        if not _is_related(obj.get(key)):
-            return f"field {key!r} is {_json_kind(obj[key])}, not a related object"
-    for key in _CHOICES:
-        value = obj.get(key)
-        value = value.get("value") if isinstance(value, dict) else value
-        if value is not None and not isinstance(value, str):
-            return f"field {key!r} is {_json_kind(value)}, not a choice"
-    for key in _NUMBERS:
-        value = obj.get(key)
-        if isinstance(value, bool | dict | list):
-            return f"field {key!r} is {_json_kind(value)}, not a number"
-    for key in _TEXTS:
-        value = obj.get(key)
-        if value is not None and not isinstance(value, str):
-            return f"field {key!r} is {_json_kind(value)}, not a string"
-    ends = obj.get("connected_endpoints")
-    if ends is not None and not (
-        isinstance(ends, list)
-        and all(
-            isinstance(e, dict) and _is_related(e.get("device")) and _is_related(e.get("id"))
-            for e in ends
-        )
-    ):
-        return "field 'connected_endpoints' is not a list of objects"
-    return None
-
-
-def readable(snap: Snapshot, report: MappingReport) -> tuple[Snapshot, dict[int, str]]:
-    """``snap`` without the objects the mapping cannot read, each reported as skipped with
-    the reason (a second object with the same id too); and, per rack id, why that rack cannot
-    be mapped: an unreadable device or power port in it would leave its sums short."""
-    if not isinstance(snap.site, dict):
-        raise MappingError(f"the site is {_json_kind(snap.site)}, not an object")
-    kept: dict[str, list[Obj]] = {}
-    dropped: dict[str, list[Obj]] = {}  # objects with an id, skipped: what they affect
-    for key, kind in _KINDS.items():
-        objects = getattr(snap, key)
-        if not isinstance(objects, list):
-            raise MappingError(f"the {kind}s are {_json_kind(objects)}, not a list")
-        kept[key], dropped[key], seen = [], [], set()
-        for index, obj in enumerate(objects):
-            why = _unreadable(obj)
-            if why is None and obj["id"] in seen:
-                why = f"a second {kind} with id {obj['id']}"
-            if why is None:
-                seen.add(obj["id"])
-                kept[key].append(obj)
-                continue
-            name = _name(obj) if isinstance(obj, dict) else f"item {index + 1}"
-            report.add("skipped", kind, name, f"cannot be read: {why}")
-            if isinstance(obj, dict):
-                dropped[key].append(obj)
-    status = snap.status if isinstance(snap.status, dict) else {}
-    clean = Snapshot(status, snap.site, **kept)
-    racks = {r["id"] for r in clean.racks}
-    device_rack = {d["id"]: _ref(d, "rack") for d in clean.devices}
-    spoiled: dict[int, str] = {}
-    for device in dropped["devices"]:
-        rack = _ref(device, "rack") if _is_related(device.get("rack")) else None
-        if rack is not None:
-            spoiled.setdefault(rack, f"its device {_name(device)} cannot be read")
-    for port in dropped["power_ports"]:
-        owner = _ref(port, "device") if _is_related(port.get("device")) else None
-        rack = device_rack.get(owner) if owner is not None else None
-        if rack is not None:
-            spoiled.setdefault(rack, f"power port {_name(port)} of a device in it cannot be read")
-    for device in clean.devices:
-        rack = device_rack[device["id"]]
-        if rack is not None and rack not in racks:
-            report.add("skipped", "device", _name(device), f"its rack #{rack} is not mapped")
-    return clean, spoiled
 
 
 # --- the mapping ---------------------------------------------------------------------------
@@ -334,7 +157,7 @@ class _Mapper:
 
     # rooms -----------------------------------------------------------------------------
     def room_of(self, obj: Obj) -> str | None:
-        loc_id = _ref(obj, "location")
+        loc_id = ref(obj, "location")
         if loc_id is None:
             return None
         loc = self.locations.get(loc_id) or obj.get("location")
@@ -348,14 +171,14 @@ class _Mapper:
     def rack_ids(self) -> dict[int, str]:
         by_name: dict[str, list[Obj]] = defaultdict(list)
         for rack in self.snap.racks:
-            by_name[_name(rack)].append(rack)
+            by_name[name_of(rack)].append(rack)
         ids: dict[int, str] = {}
         for name, racks in by_name.items():
             for rack in racks:
                 if len(racks) == 1:
                     ids[rack["id"]] = name
                 else:
-                    loc = _nested_name(rack, "location") or f"#{rack['id']}"
+                    loc = _nestedname_of(rack, "location") or f"#{rack['id']}"
                     ids[rack["id"]] = f"{loc}/{name}"
                     self.report.add(
                         "guessed",
@@ -370,13 +193,13 @@ class _Mapper:
         """Per rack id: side → [(pdu id, pdu type id)]; and the PDU types made."""
         names: dict[str, int] = defaultdict(int)
         for feed in self.snap.power_feeds:
-            names[_name(feed)] += 1
+            names[name_of(feed)] += 1
         types: dict[tuple, Obj] = {}
         per_rack: dict[int, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         port_rack = self._port_racks()
-        for feed in sorted(self.snap.power_feeds, key=lambda f: (_name(f), f["id"])):
-            name = _name(feed)
-            panel = _nested_name(feed, "power_panel") or "?"
+        for feed in sorted(self.snap.power_feeds, key=lambda f: (name_of(f), f["id"])):
+            name = name_of(feed)
+            panel = _nestedname_of(feed, "power_panel") or "?"
             label = name if names[name] == 1 else f"{panel}/{name}"
             status = _choice(feed, "status") or "active"
             if status in ("offline", "failed"):
@@ -402,7 +225,7 @@ class _Mapper:
                 raise MappingError(
                     f"power feed {label}: max_utilization must be at most 100, got {utilization}"
                 )
-            rack_nb = _ref(feed, "rack")
+            rack_nb = ref(feed, "rack")
             if rack_nb is None:
                 rack_nb = next(
                     (
@@ -455,8 +278,8 @@ class _Mapper:
         """Power port id → rack id (through the port's device)."""
         out = {}
         for port in self.snap.power_ports:
-            device = self.devices.get(_ref(port, "device") or -1)
-            rack = _ref(device, "rack") if device else None
+            device = self.devices.get(ref(port, "device") or -1)
+            rack = ref(device, "rack") if device else None
             if rack is not None:
                 out[port["id"]] = rack
         return out
@@ -465,12 +288,12 @@ class _Mapper:
     def rack_power(self, rack_label: str, devices: list[Obj]) -> tuple[float | None, float | None]:
         """(nominal, peak) power of a rack [W], or None for a figure that is missing."""
         ids = {d["id"] for d in devices}
-        ports = [p for p in self.snap.power_ports if _ref(p, "device") in ids]
+        ports = [p for p in self.snap.power_ports if ref(p, "device") in ids]
         behind: dict[int, list[Obj]] = defaultdict(list)  # device id → ports fed by its outlets
         for p in self.snap.power_ports:
             if p.get("connected_endpoints_type") == "dcim.poweroutlet":
                 for e in p.get("connected_endpoints") or []:
-                    owner = _ref(e, "device") if isinstance(e, dict) else None
+                    owner = ref(e, "device") if isinstance(e, dict) else None
                     if owner is not None:
                         behind[owner].append(p)
         nominal: float | None = 0.0
@@ -479,7 +302,7 @@ class _Mapper:
         for port in ports:
             if port.get("connected_endpoints_type") == "dcim.poweroutlet":
                 continue  # counted through the device that owns the outlet
-            owner = _ref(port, "device")
+            owner = ref(port, "device")
             maximum = _number(port, "maximum_draw", "power port")
             allocated = _number(port, "allocated_draw", "power port")
             if maximum is None and allocated is None and owner in behind:
@@ -491,7 +314,7 @@ class _Mapper:
                 self.report.add(
                     "guessed",
                     "power port",
-                    f"{rack_label}: {_name(port)}",
+                    f"{rack_label}: {name_of(port)}",
                     "no draw of its own; the draws of the ports behind its device's outlets "
                     "are added up (as NetBox's UI does)",
                 )
@@ -499,7 +322,7 @@ class _Mapper:
                 self.report.add(
                     "note",
                     "power port",
-                    f"{rack_label}: {_name(port)}",
+                    f"{rack_label}: {name_of(port)}",
                     "not cabled to a feed; its draw is counted in the rack's load",
                 )
             counted += 1
@@ -531,13 +354,13 @@ class _Mapper:
             else:
                 total += mass_kg(weight, _choice(rack, "weight_unit"))
             for device in devices:
-                dt = self.device_types.get(_ref(device, "device_type") or -1)
+                dt = self.device_types.get(ref(device, "device_type") or -1)
                 if dt is None:
-                    missing.append(f"device {_name(device)}'s type")
+                    missing.append(f"device {name_of(device)}'s type")
                     continue
                 w = _number(dt, "weight", "device type")
                 if w is None:
-                    missing.append(f"device type {dt.get('slug') or _name(dt)}")
+                    missing.append(f"device type {dt.get('slug') or name_of(dt)}")
                 else:
                     total += mass_kg(w, _choice(dt, "weight_unit"))
         except UnitChoiceError as exc:
@@ -570,7 +393,7 @@ class _Mapper:
         methods = set()
         for device in devices:
             method = _choice(device, "cooling_method")
-            dt = self.device_types.get(_ref(device, "device_type") or -1)
+            dt = self.device_types.get(ref(device, "device_type") or -1)
             method = method or (_choice(dt, "cooling_method") if dt else None)
             if method:
                 methods.add(method)
@@ -589,11 +412,11 @@ class _Mapper:
         air_units, water = [], []
         feeds_by_source: dict[int, list[Obj]] = defaultdict(list)
         for feed in self.snap.cooling_feeds:
-            source_id = _ref(feed, "cooling_source")
+            source_id = ref(feed, "cooling_source")
             if source_id is not None:
                 feeds_by_source[source_id].append(feed)
-        for source in sorted(self.snap.cooling_sources, key=_name):
-            name = _name(source)
+        for source in sorted(self.snap.cooling_sources, key=name_of):
+            name = name_of(source)
             kind = _choice(source, "type") or "?"
             status = _choice(source, "status") or "active"
             capacity = _number(source, "cooling_capacity", "cooling source")
@@ -658,8 +481,8 @@ class _Mapper:
 
     def _feeds_text(self, feeds: list[Obj], rack_ids: dict[int, str]) -> str:
         parts = []
-        for feed in sorted(feeds, key=lambda f: _natural_key(_name(f))):
-            rack_nb = _ref(feed, "rack")
+        for feed in sorted(feeds, key=lambda f: _natural_key(name_of(f))):
+            rack_nb = ref(feed, "rack")
             rack = rack_ids.get(rack_nb, "?") if rack_nb is not None else "no rack"
             figures = []
             cap = _number(feed, "cooling_capacity", "cooling feed")
@@ -671,7 +494,7 @@ class _Mapper:
                 try:
                     flow = flow_l_per_min(raw, unit)
                 except UnitChoiceError as exc:
-                    raise MappingError(f"cooling feed {_name(feed)}: {exc}") from None
+                    raise MappingError(f"cooling feed {name_of(feed)}: {exc}") from None
                 shown = f"{_short(round(flow, 1))} L/min"
                 figures.append(shown if unit == "lpm" else f"{shown} ({_short(raw)} {unit})")
             parts.append(f"{rack} ({', '.join(figures) or 'no figures'})")
@@ -696,10 +519,10 @@ class _Mapper:
         sides, pdu_types = self.feeds(rack_ids)
         devices_by_rack: dict[int, list[Obj]] = defaultdict(list)
         for device in snap.devices:
-            in_rack = _ref(device, "rack")
+            in_rack = ref(device, "rack")
             if in_rack is None:
                 if device.get("power_port_count"):
-                    report.add("skipped", "device", _name(device), "not in a rack")
+                    report.add("skipped", "device", name_of(device), "not in a rack")
                 continue
             devices_by_rack[in_rack].append(device)
 
@@ -729,11 +552,11 @@ class _Mapper:
             doc["power"] = {"pdu_types": sorted(pdu_types, key=lambda t: t["id"])}
         self.cooling(rack_ids, doc)
         doc["racks"] = placements
-        for panel in sorted(snap.power_panels, key=_name):
+        for panel in sorted(snap.power_panels, key=name_of):
             report.add(
                 "gap",
                 "power panel",
-                _name(panel),
+                name_of(panel),
                 "no electrical ratings in NetBox: add it under power.distribution and set the "
                 "PDUs' fed_by in your layer",
             )
@@ -790,7 +613,7 @@ class _Mapper:
                 f"cooling capacity {_short(capacity)} kW recorded in NetBox; our format checks "
                 "the loop's CDUs and the room's air units instead",
             )
-        dts = [self.device_types.get(_ref(d, "device_type") or -1) or {} for d in devices]
+        dts = [self.device_types.get(ref(d, "device_type") or -1) or {} for d in devices]
         slugs = tuple(sorted({str(dt.get("slug") or "device") for dt in dts}))
         names = tuple(sorted({str(dt.get("model") or dt.get("slug") or "?") for dt in dts}))
         return _RackFacts(
