@@ -24,7 +24,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -107,9 +107,17 @@ class QuantityError(ValueError):
     """A quantity string that cannot be read as the kind of quantity expected."""
 
 
+class UnitError(QuantityError):
+    """A unit string refused by the bounded grammar (:func:`check_unit`) before pint sees it.
+
+    Its message names the unit and what is wrong with it, so it is shown as it is."""
+
+
 # "1200 L/min", "-3.5e2 W", "32 degC", "25%"; no thousands commas (1,5 vs 1,500 is ambiguous).
+# Matched on the stripped text, with an atomic number and a greedy unit: linear in the length
+# of the text (a lazy unit before "\s*$" took quadratic time on a long run of spaces).
 _QUANTITY = re.compile(
-    r"^\s*(?P<number>[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>.*?)\s*$"
+    r"(?P<number>(?>[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?))\s*+(?P<unit>.*)"
 )
 _UNICODE = (
     ("°C", "degC"),
@@ -134,11 +142,237 @@ def registry() -> pint.UnitRegistry:
     return ureg
 
 
-@cache
+# --- the bounded grammar a unit string must fit before pint sees it ---------------------------
+#
+# pint reads a unit string as arithmetic: 'kW/0' divides by zero, 'kW**0' fails inside pint
+# (KeyError), 'kW**9**9**9' computes a number of 370 million digits (minutes), a few thousand
+# parentheses exhaust the stack, and the cost of a string grows with its length. So a unit
+# string is first read by this grammar, in time linear in its (bounded) length, and refused
+# before pint is imported when it breaks a bound:
+#
+#     unit     := term (("*" | "/" | "." | nothing) term)*      ("kW h" is kW·h, as in pint)
+#     term     := atom [("**" | "^") exponent]                  (never "kW**2**2")
+#     atom     := name | "1" | "%" | "(" unit ")"               ("1/s"; pint refuses 2, 1000)
+#     exponent := ["+" | "-"] digits | "(" ["+" | "-"] digits ")"
+#
+# Names are ASCII letters, digits and "_" (°C, ², ³, · and µ are rewritten first: _UNICODE),
+# never pint's numbers inf, infinity and nan. A number is refused as pint would read it
+# otherwise ("2m" is 2·m to pint, "010" is 0 and 10, "1_0" is 10): a zero (any spelling,
+# "1e-400" too) because pint would divide by it, any other number but 1 as an unknown unit.
+MAX_UNIT_LENGTH = 64  # characters ("british_thermal_unit/(pound*delta_degree_Fahrenheit)": 52)
+MAX_UNIT_NESTING = 3  # levels of parentheses ("J/(kg*K)": 1)
+MAX_UNIT_EXPONENTS = 4  # "**" or "^" in one unit ("kg*m**2/(s**3*A)": 2)
+MAX_UNIT_POWER = 4  # largest exponent of a unit, parentheses multiplied out ("m**3/s": 3)
+# Distinct unit strings remembered per process (conversions and refusals). When the cache is
+# full it is emptied, and pint's registry with it: pint keeps caches of its own, keyed by every
+# string it has parsed. A site uses a few dozen distinct unit strings.
+MAX_CACHED_UNITS = 2048
+
+_UNIT_CHARACTERS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ \t*/^().%+-"
+)
+_UNIT_TOKEN = re.compile(
+    r"(?P<space>[ \t]+)"
+    r"|(?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<op>\*\*|[*/^().%+-])"
+)
+_POWER_SIGNS = ("**", "^")
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+_PINT_NUMBERS = ("inf", "infinity", "nan")  # names pint reads as numbers
+# Words pint rewrites into powers by text substitution ("m squared" → "m**2", "cubic m" →
+# "m**3"), which glues them to what follows ("kW squared1e3" → "kW**21e3"): refused.
+_POWER_WORDS_AFTER = ("squared", "cubed")
+_POWER_WORDS_BEFORE = ("square", "cubic", "sq")
+
+
+@lru_cache(maxsize=MAX_CACHED_UNITS)
 def _normalise_unit(unit: str) -> str:
     for old, new in _UNICODE:
         unit = unit.replace(old, new)
     return unit.strip()
+
+
+def _shown_unit(unit: str) -> str:
+    """``unit`` for a message: a long one cut short."""
+    return unit if len(unit) <= 32 else unit[:32] + "…"
+
+
+def _check_unit_length(unit: str) -> None:
+    if len(unit) > MAX_UNIT_LENGTH:
+        raise UnitError(
+            Message(
+                "unit '%(unit)s' is %(length)s characters long; the limit is %(limit)s",
+                unit=_shown_unit(unit),
+                length=format(len(unit), ","),
+                limit=MAX_UNIT_LENGTH,
+            )
+        )
+
+
+def check_unit(unit: str) -> None:
+    """Refuse ``unit`` unless it fits the bounded grammar above (UnitError or, for a string
+    that is not a unit expression at all, QuantityError 'unknown unit')."""
+    _check_unit_length(unit)
+    for character in unit:
+        if character not in _UNIT_CHARACTERS:
+            raise UnitError(
+                Message(
+                    "unit '%(unit)s' has the character '%(character)s', which is not allowed "
+                    "in a unit",
+                    unit=unit,
+                    character=character,
+                )
+            )
+    tokens: list[tuple[str, str]] = []
+    position = 0
+    while position < len(unit):
+        match = _UNIT_TOKEN.match(unit, position)
+        if match is None:  # pragma: no cover - every allowed character starts a token
+            raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit))
+        position = match.end()
+        kind = match.lastgroup or "op"
+        if kind == "number" and unit[position : position + 1] in _NAME_CHARACTERS:
+            raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit))  # "2m", "0x1"
+        if kind == "name" and match[0].lower() in _PINT_NUMBERS:
+            raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit))
+        if kind == "name" and (
+            match[0].startswith(_POWER_WORDS_AFTER) or match[0].endswith(_POWER_WORDS_BEFORE)
+        ):
+            raise UnitError(
+                Message(
+                    "unit '%(unit)s' writes a power as a word; write it with ** (m**2, ft**3)",
+                    unit=unit,
+                )
+            )
+        if kind != "space":
+            tokens.append((kind, match[0]))
+    _UnitReader(unit, tokens).read()
+
+
+class _UnitReader:
+    """A recursive-descent reader of the unit grammar; its recursion is bounded by
+    MAX_UNIT_NESTING (and by MAX_UNIT_LENGTH)."""
+
+    def __init__(self, unit: str, tokens: list[tuple[str, str]]) -> None:
+        self.unit = unit
+        self.tokens = tokens
+        self.at = 0
+        self.exponents = 0
+
+    def read(self) -> None:
+        zero, _power = self.product(0, False)
+        if self.at != len(self.tokens):  # a stray ")" or sign, or nothing at all
+            raise self.unknown()
+        if zero:
+            raise UnitError(Message("unit '%(unit)s' multiplies by zero", unit=self.unit))
+
+    def unknown(self) -> QuantityError:
+        return QuantityError(Message("unknown unit '%(unit)s'", unit=self.unit))
+
+    def peek(self) -> tuple[str, str]:
+        return self.tokens[self.at] if self.at < len(self.tokens) else ("end", "")
+
+    def take(self) -> tuple[str, str]:
+        token = self.peek()
+        self.at += 1
+        return token
+
+    def starts_atom(self) -> bool:
+        kind, text = self.peek()
+        return kind in ("name", "number") or text in ("%", "(")
+
+    def product(self, depth: int, divisor: bool) -> tuple[bool, int]:
+        """Terms joined by * / . or side by side: (whether a number zero is among them,
+        the largest power)."""
+        zero, power = self.term(depth, divisor)
+        while True:
+            text = self.peek()[1]
+            if text in ("*", ".", "/"):
+                self.take()
+                more = self.term(depth, divisor or text == "/")
+            elif self.starts_atom():
+                more = self.term(depth, divisor)
+            else:
+                return zero, power
+            zero, power = zero or more[0], max(power, more[1])
+
+    def term(self, depth: int, divisor: bool) -> tuple[bool, int]:
+        kind, text = self.take()
+        if kind == "name" or text == "%":
+            zero, power = False, 1
+        elif kind == "number":
+            zero, power = float(text) == 0.0, 1  # "0", "0.0", and "1e-400" as well
+            if not zero and text != "1":
+                raise self.unknown()
+        elif text == "(":
+            if depth >= MAX_UNIT_NESTING:
+                raise UnitError(
+                    Message(
+                        "unit '%(unit)s' nests parentheses deeper than %(limit)s levels",
+                        unit=self.unit,
+                        limit=MAX_UNIT_NESTING,
+                    )
+                )
+            zero, power = self.product(depth + 1, divisor)
+            if self.take()[1] != ")":
+                raise self.unknown()
+        else:
+            raise self.unknown()
+        negative = False
+        if self.peek()[1] in _POWER_SIGNS:
+            self.take()
+            exponent = self.exponent()
+            negative = exponent < 0
+            power *= abs(exponent)
+            if power > MAX_UNIT_POWER:
+                raise UnitError(
+                    Message(
+                        "unit '%(unit)s' has a power larger than %(limit)s",
+                        unit=self.unit,
+                        limit=MAX_UNIT_POWER,
+                    )
+                )
+            if self.peek()[1] in _POWER_SIGNS:
+                raise UnitError(
+                    Message("unit '%(unit)s' raises a power to a power", unit=self.unit)
+                )
+        if zero and (divisor or negative):
+            raise UnitError(Message("unit '%(unit)s' divides by zero", unit=self.unit))
+        return zero, power
+
+    def exponent(self) -> int:
+        self.exponents += 1
+        if self.exponents > MAX_UNIT_EXPONENTS:
+            raise UnitError(
+                Message(
+                    "unit '%(unit)s' has more than %(limit)s powers",
+                    unit=self.unit,
+                    limit=MAX_UNIT_EXPONENTS,
+                )
+            )
+        parenthesised = self.peek()[1] == "("
+        if parenthesised:
+            self.take()
+        sign = -1 if self.peek()[1] == "-" else 1
+        if self.peek()[1] in ("+", "-"):
+            self.take()
+        kind, text = self.take()
+        if kind == "number" and text[0] == "0" and text.strip("0").isdigit():
+            raise self.unknown()  # "07": pint reads 0, then 7
+        whole = kind == "number" and text.isdigit()
+        if whole and parenthesised:
+            whole = self.take()[1] == ")"
+        if not whole:
+            if kind not in ("number", "name"):
+                raise self.unknown()
+            raise UnitError(
+                Message("unit '%(unit)s' has a power that is not a whole number", unit=self.unit)
+            )
+        exponent = sign * int(text)
+        if exponent == 0:
+            raise UnitError(Message("unit '%(unit)s' has a power of zero", unit=self.unit))
+        return exponent
 
 
 # A data symbol as people write it (b, bit, B, byte, plural, SI or binary prefix) standing alone
@@ -192,7 +426,12 @@ def _canonical_for(dimensionality: str) -> str | None:
 
 
 def conversion_by_pint(unit: str) -> UnitConversion:
-    """Ask pint how ``unit`` converts to the canonical unit of its dimensionality."""
+    """Ask pint how ``unit`` converts to the canonical unit of its dimensionality.
+
+    ``unit`` must fit the bounded grammar (:func:`check_unit`) first: a refused string never
+    reaches pint (nor imports it)."""
+    if unit:
+        check_unit(unit)
     import pint
 
     ureg = registry()
@@ -230,17 +469,41 @@ def _shipped_table() -> dict[str, UnitConversion]:
 
 
 _CACHE: dict[str, UnitConversion] = {}
+_REFUSED: dict[str, tuple[type[QuantityError], str]] = {}  # unit → the error it raised
 
 
 def conversion(unit: str) -> UnitConversion:
-    """The conversion of a unit string, cached; pint is consulted only for unlisted units."""
+    """The conversion of a unit string, cached; pint is consulted only for unlisted units.
+
+    Refusals are cached too, so a misspelt unit repeated on 100,000 racks asks pint once; at
+    most MAX_CACHED_UNITS strings are remembered, none longer than MAX_UNIT_LENGTH."""
     found = _CACHE.get(unit)
-    if found is None:
+    if found is not None:
+        return found
+    refused = _REFUSED.get(unit)
+    if refused is not None:
+        raise refused[0](refused[1])
+    _check_unit_length(unit)  # before the string is kept anywhere
+    if len(_CACHE) + len(_REFUSED) >= MAX_CACHED_UNITS:
+        forget_units()
+    try:
         found = _shipped_table().get(unit)
         if found is None:
-            found = conversion_by_pint(unit)
-        _CACHE[unit] = found
+            found = conversion_by_pint(_normalise_unit(unit))
+    except QuantityError as exc:
+        _REFUSED[unit] = (type(exc), message_of(exc))
+        raise
+    _CACHE[unit] = found
     return found
+
+
+def forget_units() -> None:
+    """Empty the unit caches, and drop pint's registry with its own caches (the next unit
+    outside the shipped table builds it again)."""
+    _CACHE.clear()
+    _REFUSED.clear()
+    _normalise_unit.cache_clear()
+    registry.cache_clear()
 
 
 def _describe(conv: UnitConversion) -> str:
@@ -374,7 +637,7 @@ def parse_quantity(text: Any, kind_name: str) -> float:
                 example=kind.example,
             )
         )
-    match = _QUANTITY.match(text)
+    match = _QUANTITY.fullmatch(text.strip())
     if match is None:
         raise QuantityError(
             Message(
@@ -387,6 +650,7 @@ def parse_quantity(text: Any, kind_name: str) -> float:
     number = float(match["number"].replace("_", ""))
     if not math.isfinite(number):
         raise QuantityError(Message("'%(text)s' is not a finite number", text=text))
+    _check_unit_length(match["unit"])  # before the string is normalised and cached
     unit = _normalise_unit(match["unit"])
     if not unit and kind_name != "fraction":
         raise QuantityError(
@@ -399,6 +663,8 @@ def parse_quantity(text: Any, kind_name: str) -> float:
         )
     try:
         conv = conversion(unit)
+    except UnitError:
+        raise  # it names the unit, and the text may be long
     except QuantityError as exc:
         raise QuantityError(
             Message("%(problem)s in '%(text)s'", problem=message_of(exc), text=text)

@@ -257,3 +257,145 @@ def test_to_unit_is_the_inverse_of_parsing():
     assert to_unit(10.0, "temperature_difference", "delta_degF") == pytest.approx(18.0, rel=EXACT)
     with pytest.raises(QuantityError):
         to_unit(1.0, "power", "kg")
+
+
+# --- the bounded unit grammar: refused before pint is asked ------------------------------------
+
+
+class PintMustNotBeAsked:
+    """Stands in for ``units.registry``: counts the calls (a refused unit makes none)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        raise AssertionError("pint was asked")
+
+    def cache_clear(self):  # forget_units() drops the registry with the caches
+        pass
+
+
+@pytest.fixture
+def no_pint(monkeypatch):
+    fake = PintMustNotBeAsked()
+    monkeypatch.setattr(units, "registry", fake)
+    return fake
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1 kW/0", "unit 'kW/0' divides by zero"),
+        ("1 kW/(m*0.0)", "unit 'kW/(m*0.0)' divides by zero"),
+        ("1 kW/1e-400", "unit 'kW/1e-400' divides by zero"),  # 1e-400 is 0.0 as a float
+        ("1 kW*(0)**-1", "unit 'kW*(0)**-1' divides by zero"),
+        ("1 kW*0", "unit 'kW*0' multiplies by zero"),
+        ("1 kW**0", "unit 'kW**0' has a power of zero"),
+        ("1 kW ^ -0", "unit 'kW ^ -0' has a power of zero"),
+        ("1 kW**9**9**9", "unit 'kW**9**9**9' has a power larger than 4"),
+        ("1 kW**5", "unit 'kW**5' has a power larger than 4"),
+        ("1 (kW**3)**2", "unit '(kW**3)**2' has a power larger than 4"),
+        ("1 kW**2**2", "unit 'kW**2**2' raises a power to a power"),
+        ("1 kW^2^-1", "unit 'kW^2^-1' raises a power to a power"),
+        ("1 kW**0.5", "unit 'kW**0.5' has a power that is not a whole number"),
+        ("1 kW**(1/2)", "unit 'kW**(1/2)' has a power that is not a whole number"),
+        (
+            "1 W*m**1/m**1*s**1/s**1*A**1",
+            "unit 'W*m**1/m**1*s**1/s**1*A**1' has more than 4 powers",
+        ),
+        ("1 ((((kW))))", "unit '((((kW))))' nests parentheses deeper than 3 levels"),
+        (
+            "1 kW m squared",
+            "unit 'kW m squared' writes a power as a word; write it with ** (m**2, ft**3)",
+        ),
+        (
+            "1 kW squared1e3",
+            "unit 'kW squared1e3' writes a power as a word; write it with ** (m**2, ft**3)",
+        ),
+        ("1 kW⁹⁹", "unit 'kW⁹⁹' has the character '⁹', which is not allowed in a unit"),
+        (
+            "1 kW\u202e",
+            "unit 'kW\u202e' has the character '\u202e', which is not allowed in a unit",
+        ),
+        # not a unit expression at all: pint's own words, unchanged
+        ("1 kW**", "unknown unit 'kW**' in '1 kW**'"),
+        ("1 (kW", "unknown unit '(kW' in '1 (kW'"),
+        ("1 kW-h", "unknown unit 'kW-h' in '1 kW-h'"),
+        ("1 kW/inf", "unknown unit 'kW/inf' in '1 kW/inf'"),  # pint reads inf as a number
+        ("1 2kW", "unknown unit '2kW' in '1 2kW'"),  # pint reads 2·kW, a scaling factor
+        ("1 kW**07", "unknown unit 'kW**07' in '1 kW**07'"),  # pint reads 0, then 7
+    ],
+)
+def test_a_unit_outside_the_grammar_is_refused_before_pint(text, message, no_pint):
+    assert refused(text, "power") == message
+    assert refused(text, "power") == message  # the refusal is remembered
+    assert no_pint.calls == 0
+
+
+def test_the_grammar_bounds_are_the_documented_numbers():
+    assert (units.MAX_UNIT_LENGTH, units.MAX_UNIT_NESTING) == (64, 3)
+    assert (units.MAX_UNIT_EXPONENTS, units.MAX_UNIT_POWER) == (4, 4)
+    assert units.MAX_CACHED_UNITS == 2048
+
+
+def test_a_unit_at_the_bounds_still_reaches_pint():
+    # 3 levels, 4 powers, a power of 4 (m⁴·s⁴ / ((m·s)²)²): dimensionless
+    assert parse_quantity("50 m**4*s**4/(((m*s)**2))**2 percent", "fraction") == 0.5
+    assert parse_quantity("3 1/s*min", "fraction") == pytest.approx(180.0, rel=EXACT)  # 1/s·60 s
+    unit = "mm/mm *m" + "*s/s" * 14  # 64 characters
+    assert len(unit) == units.MAX_UNIT_LENGTH
+    assert parse_quantity(f"2 {unit}", "length") == 2.0
+
+
+def test_a_unit_too_long_is_refused_without_being_kept(no_pint):
+    long_units = [f"k{i:04d}" + "W" * 1000 for i in range(1000)]  # 1,000 distinct 1 kB units
+    kept = len(units._CACHE) + len(units._REFUSED)
+    normalised = units._normalise_unit.cache_info().currsize
+    for unit in long_units:
+        assert refused(f"1 {unit}", "power") == (
+            f"unit '{unit[:32]}…' is 1,005 characters long; the limit is 64"
+        )
+    assert no_pint.calls == 0
+    assert len(units._CACHE) + len(units._REFUSED) == kept  # nothing long is remembered
+    assert units._normalise_unit.cache_info().currsize == normalised
+
+
+def test_the_unit_caches_are_bounded(monkeypatch, no_pint):
+    monkeypatch.setattr(units, "MAX_CACHED_UNITS", 50)
+    units.forget_units()
+    for i in range(500):  # refused by the grammar, so remembered without asking pint
+        refused(f"1 kW**{5 + i}", "power")
+        assert len(units._CACHE) + len(units._REFUSED) <= 50
+    assert no_pint.calls == 0
+    assert parse_quantity("132 kW", "power") == 132_000.0  # the shipped table, again
+
+
+def test_a_refusal_by_pint_is_asked_once(monkeypatch):
+    asked = []
+    real = units.conversion_by_pint
+
+    def counting(unit):
+        asked.append(unit)
+        return real(unit)
+
+    monkeypatch.setattr(units, "conversion_by_pint", counting)
+    for _ in range(1000):
+        assert refused("132 kilowatz", "power") == "unknown unit 'kilowatz' in '132 kilowatz'"
+    assert asked.count("kilowatz") <= 1  # 0 when an earlier test asked already
+
+
+def test_a_long_run_of_spaces_is_read_in_linear_time():
+    # The quantity pattern once matched a lazy unit before "\s*$": quadratic in a run of
+    # spaces (200,000 of them: hours). Now one pass; refused by the unit's length bound.
+    text = "1 k" + " " * 200_000 + "W"
+    assert refused(text, "power").endswith("is 200,002 characters long; the limit is 64")
+    assert parse_quantity(" " * 200_000 + "132 kW" + " " * 200_000, "power") == 132_000.0
+
+
+def test_parameter_and_display_units_go_through_the_grammar(no_pint):
+    with pytest.raises(QuantityError, match="divides by zero"):
+        conversion("kW/0")
+    with pytest.raises(QuantityError, match="has a power larger than 4"):
+        to_unit(1.0, "power", "kW**9**9**9")
+    assert no_pint.calls == 0

@@ -11,6 +11,13 @@ comparing a temperature with a power, adding two absolute temperatures, comparin
 (apparent power is its own base dimension here, so a forgotten power factor fails at load).
 
 A checked expression is compiled into nested closures (no ``eval``) that evaluate on floats.
+
+Parsing, checking and evaluating all recurse as deep as the expression nests, and a literal
+becomes a float, so an expression is bounded before it is compiled: at most
+MAX_EXPRESSION_LENGTH characters, MAX_EXPRESSION_DEPTH levels of nesting (parentheses, and
+operators inside operators: ``a + b + c`` is three levels) and literals of at most
+MAX_NUMBER_LENGTH characters. The expressions of the rules shipped are at most 40 characters
+and 2 levels.
 """
 
 from __future__ import annotations
@@ -28,6 +35,11 @@ from facility.units import KINDS, kind_word
 
 class ExpressionError(ValueError):
     """An expression that does not parse, names something unknown, or mixes dimensions."""
+
+
+MAX_EXPRESSION_LENGTH = 1_000  # characters
+MAX_EXPRESSION_DEPTH = 32  # levels of nesting: parentheses, operators and calls
+MAX_NUMBER_LENGTH = 32  # characters of a number literal (one beyond a float: 'not a finite number')
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,15 +159,61 @@ class Expression:
 
 def compile_expression(text: str, names: Mapping[str, Type]) -> Expression:
     """Parse ``text``, check names and dimensions against ``names``, compile it."""
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(
+            Message(
+                "the expression is %(length)s characters long; the limit is %(limit)s",
+                length=format(len(text), ","),
+                limit=format(MAX_EXPRESSION_LENGTH, ","),
+            )
+        )
+    if _bracket_depth(text) > MAX_EXPRESSION_DEPTH:  # before Python's parser recurses on them
+        raise _too_deep(text)
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise ExpressionError(
             Message("cannot parse '%(text)s': %(detail)s", text=text, detail=exc.msg)
         ) from None
+    except (RecursionError, MemoryError):  # pragma: no cover - the bounds above come first
+        raise _too_deep(text) from None
+    if _tree_depth(tree) > MAX_EXPRESSION_DEPTH:
+        raise _too_deep(text)
     used: set[str] = set()
     checked_type, evaluate = _compile(tree, names, used, text)
     return Expression(text, checked_type, frozenset(used), evaluate, tree)
+
+
+def _too_deep(text: str) -> ExpressionError:
+    return ExpressionError(
+        Message(
+            "'%(text)s' nests deeper than %(limit)s levels", text=text, limit=MAX_EXPRESSION_DEPTH
+        )
+    )
+
+
+def _bracket_depth(text: str) -> int:
+    """How deep the brackets of ``text`` nest (the language has no strings to skip)."""
+    depth = deepest = 0
+    for character in text:
+        if character in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in ")]}":
+            depth -= 1
+    return deepest
+
+
+def _tree_depth(tree: ast.expr) -> int:
+    """How deep the expressions of ``tree`` nest, counted without recursion."""
+    deepest = 0
+    stack: list[tuple[ast.AST, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, depth + 1 if isinstance(child, ast.expr) else depth))
+    return deepest
 
 
 def _compile(
@@ -198,6 +256,17 @@ def _compile(
             raise ExpressionError(
                 Message(
                     "'%(number)s' is not a finite number in '%(text)s'", number=number, text=text
+                )
+            )
+        length = (node.end_col_offset or 0) - node.col_offset  # a number is ASCII, on one line
+        if length > MAX_NUMBER_LENGTH:
+            raise ExpressionError(
+                Message(
+                    "a number of %(length)s characters in '%(text)s' is too long; the limit "
+                    "is %(limit)s",
+                    length=format(length, ","),
+                    text=text,
+                    limit=MAX_NUMBER_LENGTH,
                 )
             )
         return NUMBER, lambda env: value

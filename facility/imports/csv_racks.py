@@ -54,7 +54,9 @@ NAME_SEPARATOR = ";"
 # OWASP: a cell starting with one of these is a formula to a spreadsheet.
 _FORMULA = re.compile(r"^'*[=+\-@\t\r]")
 _QUOTED_FORMULA = re.compile(r"^'+[=+\-@\t\r]")
-_HEADER = re.compile(r"^(?P<name>[^\[\]]*?)\s*(?:\[(?P<unit>[^\[\]]*)\])?$")
+# A greedy name, trimmed after the match: linear in the header's length (a lazy name before
+# "\s*" took quadratic time on a long run of spaces).
+_HEADER = re.compile(r"(?P<name>[^\[\]]*)(?:\[(?P<unit>[^\[\]]*)\])?")
 _INTEGER = re.compile(r"^[-+]?\d+$")
 _NUMBER = re.compile(r"^[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
 
@@ -87,11 +89,11 @@ def unquoted(cell: str) -> str:
 
 def split_header(text: str) -> tuple[str, str | None]:
     """``"Peak power [kW]"`` -> ``("Peak power", "kW")``; no unit gives None."""
-    match = _HEADER.match(text.strip())
+    match = _HEADER.fullmatch(text.strip())
     if match is None:
         return text.strip(), None
     unit = match["unit"]
-    return match["name"], unit.strip() if unit is not None else None
+    return match["name"].rstrip(), unit.strip() if unit is not None else None
 
 
 def normalised(name: str) -> str:
@@ -240,7 +242,7 @@ def _columns(
     header: list[str], file: str, line: int, problems: list[Problem]
 ) -> list[tuple[Column, str | None]]:
     """Each header cell's column and unit; problems for unknown, repeated or missing ones."""
-    from facility.units import KINDS, QuantityError, kind_phrase, parse_quantity
+    from facility.units import KINDS, QuantityError, UnitError, kind_phrase, parse_quantity
 
     found: list[tuple[Column, str | None]] = []
     seen: set[str] = set()
@@ -266,6 +268,9 @@ def _columns(
                 continue
             try:
                 parse_quantity(f"1 {unit}", spec.kind)
+            except UnitError as exc:  # refused by the unit grammar: the message names the unit
+                problems.append(Problem(where, name, message_of(exc)))
+                continue
             except QuantityError as exc:
                 kind = KINDS[spec.kind]
                 said = message_of(exc)

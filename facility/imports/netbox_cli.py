@@ -101,8 +101,8 @@ def _run(url: str, site: str, token: str, output: Path | None, report: Path | No
     if not (token.isascii() and token.isprintable()) or " " in token:
         raise fail(
             Message(
-                "the NetBox token holds a space, a control or a non-ASCII character: an HTTP "
-                "header cannot carry it (give the token exactly as NetBox shows it)"
+                "the NetBox token holds a space, a control or a non-ASCII character, which an "
+                "HTTP request cannot carry (give the token exactly as NetBox shows it)"
             )
         )
     if output is not None and report is not None and output.resolve() == report.resolve():

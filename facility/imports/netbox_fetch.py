@@ -138,7 +138,7 @@ def fetch(url: str, token: str, site_slug: str) -> Snapshot:
     except requests.exceptions.InvalidHeader:
         raise FetchError(
             Message(
-                "the token cannot be sent in an HTTP header: it holds a space or a control character"
+                "the token cannot be sent in an HTTP request: it holds a space or a control character"
             )
         ) from None
     except requests.exceptions.RequestException as exc:

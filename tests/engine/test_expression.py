@@ -10,8 +10,12 @@ import math
 
 import pytest
 
+from facility.engine import expression
 from facility.engine.expression import (
     BOOLEAN,
+    MAX_EXPRESSION_DEPTH,
+    MAX_EXPRESSION_LENGTH,
+    MAX_NUMBER_LENGTH,
     NUMBER,
     ExpressionError,
     Type,
@@ -329,4 +333,69 @@ def test_evaluation_uses_only_the_given_values() -> None:
             {"capacity": 100_000.0, "share": 0.9}
         ),
         90_000.0,
+    )
+
+
+# --- bounds: length, depth, literals --------------------------------------------------------------
+
+
+def test_the_bounds_are_the_documented_numbers() -> None:
+    assert (MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_DEPTH, MAX_NUMBER_LENGTH) == (1_000, 32, 32)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(" * 5_000 + "load" + ")" * 5_000 + " <= capacity",  # a RecursionError in the parser
+        " + ".join(["load"] * 5_000) + " <= capacity",  # a RecursionError in ast and _compile
+        "-" * 5_000 + "load <= capacity",
+        "wet and " * 2_000 + "wet",
+        "1" * 5_000 + " * load <= capacity",  # more digits than Python converts (4,300)
+    ],
+)
+def test_an_expression_too_long_is_refused_before_it_is_parsed(text: str, monkeypatch) -> None:
+    parsed = []
+    real_parse = expression.ast.parse
+    monkeypatch.setattr(
+        expression.ast, "parse", lambda *a, **k: parsed.append(a) or real_parse(*a, **k)
+    )
+    assert refused(text) == (f"the expression is {len(text):,} characters long; the limit is 1,000")
+    assert parsed == []
+
+
+def test_an_expression_nested_too_deep_is_refused() -> None:
+    parentheses = "(" * 33 + "load" + ")" * 33 + " <= capacity"
+    assert refused(parentheses) == f"'{parentheses}' nests deeper than 32 levels"
+    terms = " + ".join(["load"] * 33) + " <= capacity"  # 32 additions, inside a comparison
+    assert refused(terms) == f"'{terms}' nests deeper than 32 levels"
+    signs = "-" * 40 + "load <= capacity"
+    assert refused(signs) == f"'{signs}' nests deeper than 32 levels"
+
+
+def test_an_expression_at_the_bounds_compiles_and_evaluates() -> None:
+    parentheses = "(" * 32 + "load" + ")" * 32 + " <= capacity"  # 32 levels of brackets
+    assert compile_expression(parentheses, NAMES).evaluate(ENV)
+    # a comparison, 30 additions and the names they add: 32 levels; 31 · 90 kW ≥ 100 kW
+    terms = " + ".join(["load"] * 31) + " >= capacity"
+    assert compile_expression(terms, NAMES).evaluate(ENV)
+    # and/or and comparison chains are flat: 45 comparisons joined by 'and' are three levels
+    chain = " and ".join(["load <= capacity"] * 45)
+    assert len(chain) <= MAX_EXPRESSION_LENGTH
+    assert compile_expression(chain, NAMES).evaluate(ENV)
+
+
+def test_a_number_too_long_is_refused() -> None:
+    number = "1" * 33
+    text = f"{number} * load <= capacity"
+    assert refused(text) == (f"a number of 33 characters in '{text}' is too long; the limit is 32")
+    tiny = "0." + "0" * 40 + "1"  # 1e-41, finite, written long
+    assert "a number of 43 characters" in refused(f"{tiny} * load <= capacity")
+    # beyond a float: not finite, as before (the message of tests/engine/test_rule_loading.py)
+    assert "is not a finite number in" in refused("0x" + "f" * 300 + " * load <= capacity")
+    assert compile_expression("1" * 32 + " * load >= capacity", NAMES).evaluate(ENV)
+
+
+def test_non_finite_literals_are_still_refused() -> None:
+    assert refused("1e999 * load <= capacity") == (
+        "'1e999' is not a finite number in '1e999 * load <= capacity'"
     )

@@ -327,7 +327,7 @@ def test_a_token_no_header_can_carry_is_refused_without_showing_it(
         env={"NETBOX_TOKEN": token},
     )
     assert result.exit_code == 2
-    assert "an HTTP header cannot carry it" in result.output
+    assert "which an HTTP request cannot carry" in result.output
     assert token not in result.output and not out.exists()
 
 
