@@ -207,10 +207,12 @@ def _generated_at(text: str | None) -> dt.datetime:
             ) from None
         return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.isdigit():
+    if epoch:  # malformed is an error, as reproducible-builds.org's specification asks
         try:
+            if not (epoch.isascii() and epoch.isdigit()):
+                raise ValueError(epoch)
             return dt.datetime.fromtimestamp(int(epoch[:20]), tz=dt.UTC)
-        except (OverflowError, OSError, ValueError):  # past the year 9999
+        except (OverflowError, OSError, ValueError):  # not digits, or past the year 9999
             from facility.i18n import _
             from facility.printable import printable
 

@@ -224,6 +224,28 @@ def test_init_with_a_nul_byte_in_the_name_exits_2(tmp_path, monkeypatch):
     assert os.listdir(".") == []
 
 
+@pytest.mark.parametrize("epoch", ["99999999999999999999", "253402300800", "-5", "1e9", "soon"])
+def test_a_malformed_source_date_epoch_is_a_usage_error(tmp_path, monkeypatch, epoch):
+    # 253402300800 s is 10000-01-01T00:00:00Z, one second past what a date can hold.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    result = run("check", str(EXAMPLES / "small-ready.yaml"), "-o", "r.json")
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.stderr.replace("│", " ").split())
+    assert (
+        f"SOURCE_DATE_EPOCH={epoch} is not a date (seconds since 1970 up to the year 9999)" in text
+    )
+    assert os.listdir(".") == []
+
+
+def test_source_date_epoch_fixes_the_report_date(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764590400")  # 2025-12-01T12:00:00Z
+    result = run("check", str(EXAMPLES / "small-ready.yaml"), "-o", "r.json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(Path("r.json").read_text())["generated_at"] == "2025-12-01T12:00:00+00:00"
+
+
 # --- catalog and version --------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ was signed off.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -109,26 +110,68 @@ def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return data
 
 
+MAX_NUMBER_DIGITS = 30  # a result's counts and figures have far fewer
+
+
+class _NotAFigure(ValueError):
+    """A JSON number no facility result holds."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
 def _not_a_number(token: str) -> Any:
     """A JSON result never holds NaN or Infinity (facility writes null); refuse one that does."""
-    raise ValueError(f"{token} is not a JSON number")
+    raise _NotAFigure(Message("%(token)s is not a JSON number", token=token))
+
+
+def _integer(token: str) -> int:
+    if len(token) > MAX_NUMBER_DIGITS:
+        raise _NotAFigure(
+            Message(
+                "a number of %(digits)s digits is not a facility figure",
+                digits=format(len(token), ","),
+            )
+        )
+    return int(token)
+
+
+def _finite(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _NotAFigure(
+            Message("%(number)s is beyond any float", number=token[:MAX_NUMBER_DIGITS])
+        )
+    return value
+
+
+def _read_json(path: Path) -> Any:
+    """The JSON of ``path``; any failure to read it is bad input at the place JSON names."""
+    line, column = 1, 1
+    try:
+        return json.loads(
+            path.read_text(encoding="utf-8"),
+            parse_constant=_not_a_number,
+            parse_int=_integer,
+            parse_float=_finite,
+        )
+    except json.JSONDecodeError as exc:
+        line, column = exc.lineno, exc.colno
+        detail: Message = Message("invalid JSON: %(detail)s", detail=exc.msg)
+    except _NotAFigure as exc:
+        detail = exc.message
+    except RecursionError:  # arrays or objects nested about a thousand deep
+        detail = Message("the JSON nests too deep to be a facility result")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        detail = Message("cannot read: %(detail)s", detail=str(exc))
+    raise InputError([Problem(Location(str(path), line, column), "", detail)])
 
 
 def read_result(path: Path, profile: str | None) -> dict[str, Any]:
     """A JSON result (facility-result/1) from a result file, or by auditing a site file."""
     if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_not_a_number)
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise InputError(
-                [
-                    Problem(
-                        Location(str(path), 1, 1),
-                        "",
-                        Message("cannot read: %(detail)s", detail=str(exc)),
-                    )
-                ]
-            ) from None
+        data = _read_json(path)
         if isinstance(data, dict) and str(data.get("schema", "")).startswith("facility-result/"):
             return checked_result(data, path)
     from facility.engine.evaluate import audit, default_profile

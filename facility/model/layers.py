@@ -18,11 +18,14 @@ a large base (thousands of imported racks) is merged in place, its positions unt
 from __future__ import annotations
 
 import copy
+import errno
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
 from facility.messages import Message
+from facility.model.errors import shortened
 from facility.model.site import Layer
 from facility.model.source import (
     InputError,
@@ -205,11 +208,18 @@ def _copied(source: SourceMap) -> SourceMap:
     return SourceMap(source.file, dict(source.positions), source.written_in)
 
 
+def _shown_path(path: Path) -> str:
+    """``path`` whole where a file system could hold it (PATH_MAX, 4,096 bytes), else cut."""
+    text = str(path)
+    return text if len(text.encode(errors="replace")) <= 4096 else shortened(text)
+
+
 def _refused(base: str, target: Path, state: _Reading) -> str | None:
     """Why the base ``base`` (at ``target``) is not read, or None: outside the site's
     directory tree, not there, or not a regular file (checked before reading)."""
+    shown = shortened(base)
     if "\0" in base:
-        return Message("the path of base '%(base)s' holds a NUL byte", base=base)
+        return Message("the path of base '%(base)s' holds a NUL byte", base=shown)
     try:
         resolved = target.resolve()
         inside = resolved.is_relative_to(state.root)
@@ -217,17 +227,22 @@ def _refused(base: str, target: Path, state: _Reading) -> str | None:
             return Message(
                 "base '%(base)s' is outside the site file's directory; bases must lie in its "
                 "directory tree unless facility runs with --allow-outside-bases",
-                base=base,
+                base=shown,
             )
         mode = target.stat().st_mode
     except FileNotFoundError:
-        return Message("base file '%(base)s' not found (%(path)s)", base=base, path=str(target))
-    except (OSError, RuntimeError) as error:  # a symlink loop, a name too long
-        reason = getattr(error, "strerror", None) or str(error)
-        return Message("cannot read base '%(base)s': %(reason)s", base=base, reason=reason)
+        return Message(
+            "base file '%(base)s' not found (%(path)s)", base=shown, path=_shown_path(target)
+        )
+    except RuntimeError:  # a symlink loop, as Python before 3.13 resolves it
+        reason = os.strerror(errno.ELOOP)
+        return Message("cannot read base '%(base)s': %(reason)s", base=shown, reason=reason)
+    except OSError as error:  # a symlink loop, a name too long
+        reason = error.strerror or type(error).__name__
+        return Message("cannot read base '%(base)s': %(reason)s", base=shown, reason=reason)
     kind = not_a_file(mode)
     if kind is not None:
-        return Message("base '%(base)s' is %(kind)s, not a file", base=base, kind=kind)
+        return Message("base '%(base)s' is %(kind)s, not a file", base=shown, kind=kind)
     return None
 
 

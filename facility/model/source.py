@@ -220,6 +220,8 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
             return _from_json(text, file)
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own bound, past ours
+            raise _too_deep(file, line, column) from None
         # PyYAML's words, the problem first: "did not find expected key (while parsing a
         # block mapping at line 1)".
         message = str(exc.problem or exc.context or "")
@@ -262,18 +264,7 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
             ]
         ) from None
     except TooDeep as deep:
-        raise InputError(
-            [
-                Problem(
-                    Location(file, deep.line, deep.column),
-                    "",
-                    Message(
-                        "mappings and lists nest more than %(limit)s deep here",
-                        limit=yaml_reader.MAX_DEPTH,
-                    ),
-                )
-            ]
-        ) from None
+        raise _too_deep(file, deep.line, deep.column) from None
     except AliasBomb as bomb:
         raise InputError(
             [
@@ -310,6 +301,21 @@ _NOT_READ = object()
 # carriage return; DEL; C1 controls but NEL; surrogates; U+FFFE and U+FFFF. Found before the
 # parser, so the error names the character's own line and column.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _too_deep(file: str, line: int, column: int) -> InputError:
+    return InputError(
+        [
+            Problem(
+                Location(file, line, column),
+                "",
+                Message(
+                    "mappings and lists nest more than %(limit)s deep here",
+                    limit=yaml_reader.MAX_DEPTH,
+                ),
+            )
+        ]
+    )
 
 
 def _no_control_characters(text: str, file: str) -> None:

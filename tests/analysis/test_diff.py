@@ -92,12 +92,20 @@ def test_a_result_file_is_checked_before_it_is_trusted(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
-def test_a_deeply_nested_or_huge_result_file_is_refused(tmp_path: Path) -> None:
-    deep = tmp_path / "deep.json"
-    deep.write_text('{"schema": "facility-result/1", "x": ' + "[" * 5000 + "]" * 5000 + "}")
-    huge = tmp_path / "huge.json"
-    huge.write_text('{"schema": "facility-result/1", "x": ' + "9" * 5001 + "}")
-    for path in (deep, huge):
+def test_a_deeply_nested_or_huge_result_file_is_refused_where_json_says(tmp_path: Path) -> None:
+    cases = {
+        "deep.json": (
+            "[" * 5000 + "]" * 5000,
+            "1:1: the JSON nests too deep to be a facility result",
+        ),
+        "huge.json": ("9" * 5001, "1:1: a number of 5,001 digits is not a facility figure"),
+        "inf.json": ("1e999", "1:1: 1e999 is beyond any float"),
+        "broken.json": ("[1,\n 2,]", "2:4: invalid JSON: Expecting value"),
+    }
+    for name, (value, message) in cases.items():
+        path = tmp_path / name
+        path.write_text('{"schema": "facility-result/1", "x": ' + value + "}")
         result = CliRunner().invoke(app, ["diff", str(path), str(path)])
         assert result.exit_code == 2, result.output
-        assert "cannot read:" in result.stderr and "Traceback" not in result.output
+        assert f"error: {path}:{message}\n" in result.stderr
+        assert "Traceback" not in result.output

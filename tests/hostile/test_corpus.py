@@ -1,10 +1,12 @@
 """The hostile-input corpus through the command line: exit 2, the exact message, nothing written.
 
-Each case of ``expected.yaml`` runs ``facility check`` in its directory (``corpus/``, or a
-temporary one for the generated files) with a report of every format asked for and one report
-file already there. It must exit 2, print nothing on stdout and exactly the expected lines on
-stderr (each naming file, line, column and field), never a traceback, create no report and no
-temporary file, and leave the existing report byte for byte.
+Each case of ``expected.yaml`` runs ``facility check`` (or the case's ``command``) in its
+directory (``corpus/``, or a temporary one for the generated files), for ``check`` with a report
+of every format asked for and one report file already there. It must exit 2, print nothing on
+stdout and exactly the expected lines on stderr (each naming file, line, column and field,
+unless the case is ``unlocated``: about an output path), never a traceback, create no report and
+no temporary file, leave the existing report byte for byte and every file of its directory as
+it was.
 
 The alias bomb and the 50 MB files also run in a child process (the console script's ``main``),
 whose time and peak memory (its ``VmHWM``) are bounded.
@@ -64,7 +66,47 @@ def _too_large(path: Path) -> None:
         out.truncate(300 * MB)  # sparse: no disk, and refused before a byte is read
 
 
+def _symlink_loop(path: Path) -> None:
+    path.symlink_to(path.name)
+
+
+def _base_symlink_loop(path: Path) -> None:
+    path.write_text("extends: [loop.yaml]\n", encoding="utf-8")
+    _symlink_loop(path.parent / "loop.yaml")
+
+
+def _fan_out(path: Path) -> None:
+    """f1 … f7 each extend the next twice (128 ways down to f8), and f8 has one bad value."""
+    for n in range(1, 8):
+        (path.parent / f"f{n}.yaml").write_text(f"extends: [f{n + 1}.yaml, f{n + 1}.yaml]\n")
+    (path.parent / "f8.yaml").write_text(
+        "site: {name: T}\nrack_types:\n  - {id: t1, peak_power: 132 kg}\n"
+    )
+
+
+def _too_many_bases(path: Path) -> None:
+    for n in range(1, 67):
+        (path.parent / f"b{n}.yaml").write_text(f"notes{n}: x\n")
+    path.write_text("extends: [" + ", ".join(f"b{n}.yaml" for n in range(1, 67)) + "]\n")
+
+
+def _output_over_a_base(path: Path) -> None:
+    (path.parent / "base.yaml").write_bytes((CORPUS / "valid-site.yaml").read_bytes())
+    path.write_text("extends: base.yaml\n", encoding="utf-8")
+
+
+def _deep_result(path: Path) -> None:
+    path.write_text('{"schema": "facility-result/1", "x": ' + "[" * 5000 + "]" * 5000 + "}")
+
+
 GENERATORS = {
+    "symlink-loop.yaml": _symlink_loop,
+    "base-symlink-loop.yaml": _base_symlink_loop,
+    "extends-name-too-long.yaml": lambda p: p.write_text("extends: [" + "x" * 300 + ".yaml]\n"),
+    "f1.yaml": _fan_out,
+    "too-many-bases.yaml": _too_many_bases,
+    "layered.yaml": _output_over_a_base,
+    "deep-result.json": _deep_result,
     "non-utf8.yaml": lambda p: p.write_bytes("site:\n  name: Caf\xe9\n".encode("latin-1")),
     "utf16.yaml": lambda p: p.write_bytes("site: {name: T}\n".encode("utf-16")),
     "too-large.yaml": _too_large,
@@ -110,30 +152,57 @@ def test_the_corpus_has_every_class_of_bad_input() -> None:
         "dangling-references", "cyclic-power-chain", "empty", "big-scalar-50mb",
         "big-comments-50mb", "alias-bomb", "object-tag", "non-utf8", "rules-condition-syntax",
         "rules-kw-vs-kva", "rules-degc-vs-k", "rules-malformed-yaml",
+        # issue 14: paths the OS refuses, extends:, outputs, units, JSON, expressions, the rest
+        "symlink-loop", "base-symlink-loop", "extends-name-too-long", "extends-outside",
+        "extends-directory", "extends-fan-out", "extends-too-many-files", "output-over-the-site",
+        "output-over-a-base", "output-is-a-device", "init-into-a-missing-directory",
+        "unit-exponent-tower", "unit-division-by-zero", "unit-too-long", "json-deep",
+        "json-huge-number", "json-long-key", "diff-deep-result", "rules-deep-expression",
+        "control-characters", "null-key", "deep-alias", "truth-values-as-numbers",
+        "kw-above-kva",
     }  # fmt: skip
     assert wanted <= set(EXPECTED)
     for name, case in EXPECTED.items():
-        if not case.get("generated") and case["args"][0] != "no-such-site.yaml":
+        if case.get("generated") or case.get("command") == "init":  # init's is the output
+            continue
+        if case["args"][0] != "no-such-site.yaml":
             assert (CORPUS / case["args"][0]).exists(), name
+
+
+def contents(directory: Path) -> dict[str, bytes | str]:
+    """Every entry of ``directory``: a file's bytes, or where a symbolic link points."""
+    return {
+        p.name: os.readlink(p) if p.is_symlink() else p.read_bytes()
+        for p in sorted(directory.iterdir())
+        if p.is_symlink() or p.is_file()
+    }
 
 
 @pytest.mark.parametrize("name", IN_PROCESS)
 def test_bad_input_exits_2_with_the_exact_message(name, tmp_path, monkeypatch) -> None:
+    case = EXPECTED[name]
     directory = case_directory(name, tmp_path)
+    before = contents(directory)
     out = tmp_path / "out"
     out.mkdir()
     monkeypatch.chdir(directory)
-    result = runner.invoke(app, ["check", *EXPECTED[name]["args"], *report_args(out)])
+    command = case.get("command", "check")
+    reports = report_args(out) if case.get("reports", command == "check") else []
+    result = runner.invoke(app, [command, *case["args"], *reports])
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
-    assert result.stderr == EXPECTED[name]["stderr"]
+    assert result.stderr == case["stderr"]
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert_nothing_written(out)
+    if reports:
+        assert_nothing_written(out)
+    assert contents(directory) == before  # no input replaced, no file left behind
 
 
 def test_the_lines_name_file_line_and_column() -> None:
     for name, case in EXPECTED.items():
+        if case.get("unlocated"):  # about an output path or the command line, not a file's text
+            continue
         *problems, summary = case["stderr"].splitlines()
         assert summary.endswith("nothing was written."), name
         for line in problems:
