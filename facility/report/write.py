@@ -140,9 +140,11 @@ def _output(path: Path) -> _Target:
         except FileNotFoundError:
             status = None  # a new file (or a link to one): its directory must exist
         if status is None:
-            parent = os.stat(resolved.parent)
-            if not stat.S_ISDIR(parent.st_mode):
-                raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+            # Its directory as the system reads the name ("a/../r.json" needs a directory
+            # "a"), and as the file is written (at the end of a link).
+            for parent in (os.stat(path.parent), os.stat(resolved.parent)):
+                if not stat.S_ISDIR(parent.st_mode):
+                    raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
     except RuntimeError as error:  # pathlib before 3.13: "Symlink loop from ..."
         raise _cannot_write(path, OSError(errno.ELOOP, os.strerror(errno.ELOOP))) from error
     except (OSError, ValueError) as error:  # too long, a loop, no such directory, a NUL byte
