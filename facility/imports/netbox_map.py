@@ -87,6 +87,12 @@ def _choice(obj: Obj, key: str) -> str | None:
     return value
 
 
+# The largest figure a NetBox numeric field holds: its integer fields are PostgreSQL integers
+# (at most 2**31 - 1), its decimals fewer digits. A larger one is not NetBox's; products of
+# such figures (volts · amperes) could overflow a float.
+MAX_NETBOX_NUMBER = 2**31 - 1
+
+
 def _number(obj: Obj, key: str, kind: str, *, positive: bool = False) -> float | None:
     """A numeric field (NetBox returns decimals as JSON numbers); None when empty."""
     value = obj.get(key)
@@ -103,6 +109,11 @@ def _number(obj: Obj, key: str, kind: str, *, positive: bool = False) -> float |
         raise MappingError(
             f"{kind} {name_of(obj)}: {key} must be {'positive' if positive else 'at least 0'}, "
             f"got {value!r}"
+        )
+    if value > MAX_NETBOX_NUMBER:
+        raise MappingError(
+            f"{kind} {name_of(obj)}: {key} is {value!r}, more than NetBox stores in any "
+            f"numeric field ({MAX_NETBOX_NUMBER:,})"
         )
     return float(value)
 

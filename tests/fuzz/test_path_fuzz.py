@@ -10,7 +10,8 @@ entry of a site or as ``-o``) or to ``diff``. Then:
   the run would block);
 - on exit 2 nothing of the working directory (and the four above it, inside the test's own
   temporary directory, which every name stays in) changes;
-- on exit 0 or 1 a requested report is at the named path.
+- on exit 0 or 1 a requested report is at the named path (or where the link of that name
+  points).
 
 A short run is in the default suite; ``-m slow`` runs many more examples.
 """
@@ -107,7 +108,7 @@ def _run(tmp: Path, args: list[str], report: Path | None = None) -> None:
     if result.exit_code == 2:
         assert _tree(top) == before, result.stderr
     elif report is not None and "--help" not in args:
-        assert report.is_file() and not report.is_symlink(), result.output
+        assert report.is_file(), result.output  # (or a link to one: written through it)
 
 
 def _under(tmp: Path, name: str) -> str:
@@ -139,7 +140,8 @@ def _output_case(tmp: Path, name: str, kind: str) -> None:
         where += ".json"
     report = Path(where) if where.startswith("/") else tmp / where
     if "\0" not in where:  # (a name with a NUL byte names no file at all)
-        assert report.resolve().is_relative_to(tmp.parents[3].resolve()), report
+        inside = Path(os.path.realpath(report)).is_relative_to(os.path.realpath(tmp.parents[3]))
+        assert inside, report
     _run(tmp, ["check", "pod.yaml", "-o", where], report=report)
 
 

@@ -175,13 +175,24 @@ def test_one_mutated_value_never_escapes(tmp_path_factory, path, value) -> None:
     run_everything(tmp_path_factory.mktemp("fuzz"), mutate(BASE, path, value))
 
 
-@fast
-@given(name=NASTY)
-def test_hostile_names_everywhere(tmp_path_factory, name) -> None:
+def _named(name: str):
     document = json.loads(json.dumps(BASE))
     document["site"]["name"] = name or "x"
     document["rows"][0]["racks"]["prefix"] = name.replace("\n", "") or "A"
-    run_everything(tmp_path_factory.mktemp("names"), document)
+    return document
+
+
+@short
+@given(name=NASTY)
+def test_hostile_names_everywhere(tmp_path_factory, name) -> None:
+    run_everything(tmp_path_factory.mktemp("names"), _named(name))
+
+
+@pytest.mark.slow
+@slow
+@given(name=NASTY)
+def test_many_hostile_names_everywhere(tmp_path_factory, name) -> None:
+    run_everything(tmp_path_factory.mktemp("names"), _named(name))
 
 
 @pytest.mark.slow

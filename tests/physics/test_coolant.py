@@ -1,6 +1,7 @@
 """Tests for facility.physics.coolant: fluid properties and the loop heat balance.
 
-Expected values come from CoolProp (a test-only dependency), from the published property
+Expected values come from CoolProp (a test-only dependency; its values recorded in
+data/coolprop.json, checked against it live with ``-m slow``), from the published property
 table in domain.md §3.2, or are worked by hand in the comments — never from another function
 of the project.
 """
@@ -25,13 +26,12 @@ from facility.physics.coolant import (
     volume_fraction_from_mass_fraction,
 )
 from facility.physics.tables import OutsideTableError
+from tests.physics import coolprop_table
 
 SECONDS_PER_MINUTE = 60.0
 LITRES_PER_CUBIC_METRE = 1000.0
 # 1 m³/s = 1000 L/s = 60 000 L/min.
 LITRES_PER_MINUTE_PER_CUBIC_METRE_PER_SECOND = LITRES_PER_CUBIC_METRE * SECONDS_PER_MINUTE
-ATMOSPHERIC_PRESSURE = 101_325.0  # [Pa]
-KELVIN_AT_ZERO_CELSIUS = 273.15
 
 
 def litres_per_minute(flow: float) -> float:
@@ -39,67 +39,50 @@ def litres_per_minute(flow: float) -> float:
 
 
 # --- Against CoolProp's incompressible fluids ---------------------------------------------------
+# The values are CoolProp's, recorded in data/coolprop.json (tests/physics/coolprop_table.py);
+# the slow test below checks the record against a live CoolProp.
 
-COOLPROP_TEMPERATURES = range(10, 61, 5)  # [°C], every 5 K
-GLYCOL_MASS_FRACTIONS = (0.2, 0.25, 0.3, 0.4)
-COOLPROP_MIXTURES = [
-    ("water", 0.0, "INCOMP::Water"),
-    *[("propylene_glycol", x, f"INCOMP::MPG[{x}]") for x in GLYCOL_MASS_FRACTIONS],
-    *[("ethylene_glycol", x, f"INCOMP::MEG[{x}]") for x in GLYCOL_MASS_FRACTIONS],
-]
 PROPERTIES = [("D", density), ("C", specific_heat), ("V", viscosity)]
 
 
 @pytest.fixture(scope="module")
-def props_si():
-    """CoolProp's PropsSI, imported on first use.
-
-    CoolProp is a test-only dependency, and importing it costs about 2 s (its package init
-    loads the whole fluid library), so only the comparison tests pay for it.
-    """
-    from CoolProp.CoolProp import PropsSI
-
-    return PropsSI
+def coolprop() -> dict[str, dict[str, list[float]]]:
+    return coolprop_table.recorded()
 
 
 @pytest.mark.parametrize(("coolprop_key", "property_function"), PROPERTIES, ids=["D", "C", "V"])
 @pytest.mark.parametrize(
     ("fluid", "mass_fraction", "coolprop_fluid"),
-    COOLPROP_MIXTURES,
-    ids=[name for _, _, name in COOLPROP_MIXTURES],
+    coolprop_table.MIXTURES,
+    ids=[name for _, _, name in coolprop_table.MIXTURES],
 )
 def test_property_matches_coolprop_incompressible_within_half_a_percent(
-    props_si, fluid, mass_fraction, coolprop_fluid, coolprop_key, property_function
+    coolprop, fluid, mass_fraction, coolprop_fluid, coolprop_key, property_function
 ) -> None:
-    for temperature in COOLPROP_TEMPERATURES:
-        expected = props_si(
-            coolprop_key,
-            "T",
-            temperature + KELVIN_AT_ZERO_CELSIUS,
-            "P",
-            ATMOSPHERIC_PRESSURE,
-            coolprop_fluid,
-        )
+    expected = coolprop[coolprop_fluid][coolprop_key]
+    for temperature, value in zip(coolprop_table.TEMPERATURES, expected, strict=True):
         actual = property_function(fluid, mass_fraction, temperature)
-        assert actual == pytest.approx(expected, rel=5e-3), f"{coolprop_fluid} at {temperature} °C"
+        assert actual == pytest.approx(value, rel=5e-3), f"{coolprop_fluid} at {temperature} °C"
 
 
 @pytest.mark.parametrize(("coolprop_key", "property_function"), PROPERTIES, ids=["D", "C", "V"])
-def test_water_is_within_0_6_percent_of_iapws_95(props_si, coolprop_key, property_function) -> None:
+def test_water_is_within_0_6_percent_of_iapws_95(coolprop, coolprop_key, property_function) -> None:
     # CoolProp's 'Water' is the IAPWS-95 reference equation (with IAPWS 2008 viscosity). The
     # INCOMP::Water fit used here deviates from it by at most 0.23 % (ρ), 0.39 % (cp) and
     # 0.54 % (μ) over 10–60 °C; this pins that documented accuracy.
-    for temperature in COOLPROP_TEMPERATURES:
-        expected = props_si(
-            coolprop_key,
-            "T",
-            temperature + KELVIN_AT_ZERO_CELSIUS,
-            "P",
-            ATMOSPHERIC_PRESSURE,
-            "Water",
-        )
+    expected = coolprop["Water"][coolprop_key]
+    for temperature, value in zip(coolprop_table.TEMPERATURES, expected, strict=True):
         actual = property_function("water", 0.0, temperature)
-        assert actual == pytest.approx(expected, rel=6e-3), f"water at {temperature} °C"
+        assert actual == pytest.approx(value, rel=6e-3), f"water at {temperature} °C"
+
+
+@pytest.mark.slow
+def test_the_recorded_coolprop_values_are_coolprops() -> None:
+    recorded, live = coolprop_table.recorded(), coolprop_table.live()
+    assert recorded.keys() == live.keys()
+    for fluid, keys in live.items():
+        for key, values in keys.items():
+            assert recorded[fluid][key] == pytest.approx(values, rel=1e-9), (fluid, key)
 
 
 # --- Correlations worked by hand ---------------------------------------------------------------

@@ -142,6 +142,16 @@ def test_a_snapshot_of_the_wrong_shape_is_a_mapping_error(mutate, message: str) 
         map_site(snap, SOURCE)
 
 
+@pytest.mark.parametrize("amperage", [2.5e305, 2**31, 1e300])
+def test_a_figure_beyond_what_netbox_stores_is_a_mapping_error(amperage: float) -> None:
+    # Volts · amperes of 2.5e305 A overflow a float (found by the fuzz test below): no NetBox
+    # numeric field holds more than 2**31 - 1, so such a figure is not NetBox's.
+    snap = hall_b3()
+    named(snap.power_feeds, "B12-A1")["amperage"] = amperage
+    with pytest.raises(MappingError, match=r"amperage is .*, more than NetBox stores in any"):
+        map_site(snap, SOURCE)
+
+
 def test_an_unloadable_import_names_the_file_about_to_be_written_not_a_temporary_one(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
