@@ -308,9 +308,9 @@ def check(
         bool,
         typer.Option(
             "--failures",
-            help="Also fail each element in turn (N-1, as `facility failures`): a section in "
-            "the HTML and Markdown reports, `failures` in the JSON, a count in the text. The "
-            "exit code still follows --fail-on.",
+            help="Accepted for scripts written before every check ran the single-failure "
+            "analysis (RED-001, in both bundled profiles): it changes nothing.",
+            hidden=True,
         ),
     ] = False,
 ) -> None:
@@ -339,15 +339,14 @@ def _check(
     with_failures: bool,
     fail_on_incomplete: bool = True,
 ) -> None:
-    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.evaluate import default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
-    from facility.engine.waivers import apply_waivers, read_waivers
+    from facility.engine.waivers import read_waivers
     from facility.i18n import _
     from facility.messages import message_of
     from facility.model.load import load_site
     from facility.model.source import InputError
     from facility.progress import Progress
-    from facility.report.context import ReportInput
     from facility.report.outputs import format_for, render_pieces
     from facility.report.write import write_all_atomically
 
@@ -383,36 +382,28 @@ def _check(
         except InputError as error:
             problem = error
         if problem is None:
-            racks = f"{len(loaded.racks):,}"
-            result = audit(
-                loaded,
-                ruleset,
-                as_of=moment.date(),
-                progress=lambda done, total: progress.phase(
-                    _("checking %(racks)s racks: rule %(done)s of %(total)s")
-                    % {"racks": racks, "done": done, "total": total}
-                ),
-            )
-            names = {
-                alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)
-            }
-            waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
-            failure_report = None
-            if with_failures:
-                from facility.analysis.failures import analyse_failures
+            from facility.check import run_check
 
-                progress.phase(_("failing each element in turn"))
-                # After the waivers: a waived finding counts as failing before the loss.
-                failure_report = analyse_failures(loaded, ruleset, result)
-            report = ReportInput(
-                result,
+            racks = f"{len(loaded.racks):,}"
+
+            def phase(step: str, done: int, total: int) -> None:
+                if step == "failures":
+                    progress.phase(_("failing each element in turn"))
+                else:
+                    progress.phase(
+                        _("checking %(racks)s racks: rule %(done)s of %(total)s")
+                        % {"racks": racks, "done": done, "total": total}
+                    )
+
+            report = run_check(
                 loaded,
                 ruleset,
-                waiver_report,
-                moment,
+                waivers=waiver_list,
+                generated_at=moment,
                 lang=lang.value,
-                failures=failure_report,
+                progress=phase,
             )
+            result = report.result
 
             def render(fmt: str, path: Path | None = None) -> str | Iterable[str]:
                 if path is not None:

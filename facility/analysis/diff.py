@@ -169,18 +169,24 @@ def _read_json(path: Path) -> Any:
 
 
 def read_result(path: Path, profile: str | None) -> dict[str, Any]:
-    """A JSON result (facility-result/1) from a result file, or by auditing a site file."""
+    """A JSON result (facility-result/1) from a result file, or by checking a site file as
+    ``facility check`` does (single failures and the site's waivers included, as of now)."""
     if path.suffix.lower() == ".json":
         data = _read_json(path)
         if isinstance(data, dict) and str(data.get("schema", "")).startswith("facility-result/"):
             return checked_result(data, path)
-    from facility.engine.evaluate import audit, default_profile
+    import datetime as dt
+
+    from facility.check import run_check
+    from facility.engine.evaluate import default_profile
     from facility.engine.rules import load_rules
     from facility.model.load import load_site
     from facility.report.json_report import result_json
 
     site = load_site(path)
-    return result_json(audit(site, load_rules(profile=profile or default_profile(site))))
+    ruleset = load_rules(profile=profile or default_profile(site))
+    now = dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
+    return result_json(run_check(site, ruleset, generated_at=now).result)
 
 
 def _margin(finding: dict[str, Any] | None) -> float | None:

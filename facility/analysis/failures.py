@@ -58,6 +58,11 @@ class ScenarioResult:
     changed: list[Finding] = field(default_factory=list)  # findings the loss moved at all
 
     @property
+    def id(self) -> str:
+        """The scenario's id: the entity a single_failure rule judges."""
+        return self.scenario.id
+
+    @property
     def single_point_of_failure(self) -> bool:
         """The loss makes an error-severity check fail that passed before."""
         return any(f.severity == "error" for f in self.new_failures)
@@ -123,9 +128,10 @@ def scenarios(site: Site) -> list[Scenario]:
 class _Failer:
     """Builds the failed copy of a site and the entities a failure affects."""
 
-    def __init__(self, site: Site, base_memo: dict[Any, Any]):
+    def __init__(self, site: Site, base: Context):
         self.site = site
-        self.base_memo = base_memo
+        self.base = base  # the normal audit's context: its sums are what a rack side moves
+        self.base_memo = base.memo
         self.overrides: dict[str, Any] = {}
         self.racks_by_id = {r.id: r for r in site.racks}
         self.children: dict[str, list[Any]] = {}
@@ -150,8 +156,11 @@ class _Failer:
                     stack.append(child)
         return found
 
-    def without_pdus(self, lost: Iterable[Pdu], upstream_too: bool = True) -> tuple[Site, Affected]:
-        """The racks lose ``lost``; the site object itself is not copied (see ``overrides``)."""
+    def without_pdus(self, lost: Iterable[Pdu], one_rack: bool = False) -> tuple[Site, Affected]:
+        """The racks lose ``lost``; the site object itself is not copied (see ``overrides``).
+        ``one_rack``: the PDUs are one rack's side, and the upstream sums are the normal
+        audit's with that rack's PDUs' shares changed (no walk over every PDU below)."""
+        lost = list(lost)
         lost_ids = {p.id for p in lost}
         changed: dict[str, Rack] = {}
         for pdu in lost:
@@ -170,8 +179,15 @@ class _Failer:
             "rack_by_id": ChainMap(dict(changed), self.base_memo["rack_by_id"]),
             "pdus_out_of_service": lost_ids,
         }
+        if one_rack:
+            before = [
+                p for r in changed for side in self.racks_by_id[r].pdus.values() for p in side
+            ]
+            self.overrides["moved_pdus"] = (self.base, before, lost_ids)
         remaining = [p for r in changed.values() for side in r.pdus.values() for p in side]
-        upstream = self.ancestors(remaining) if upstream_too else set()
+        # Every element above a PDU whose load changed: those of the lost PDUs carry less,
+        # those of the survivors more (a rack side's load moves to the rack's other side).
+        upstream = self.ancestors([*remaining, *lost])
         affected: Affected = {
             "rack": [(r.id, r) for r in changed.values()],
             "pdu": [(p.id, p) for p in remaining],
@@ -218,11 +234,10 @@ class _Failer:
         if kind in ("power_source", "distribution"):
             return self.without_pdus(self.below(element))
         if kind == "rack_side":
-            # The rack and its surviving PDUs. The upstream elements are not re-judged: the
-            # normal audit's PWR-006/PWR-007 already load them with the whole other side lost,
-            # which bounds the loss of one rack's side.
+            # The rack, its surviving PDUs, and every element upstream of the rack's PDUs:
+            # the survivors' busways and source now carry the whole rack.
             rack_id, side = element.rsplit(":", 1)
-            return self.without_pdus(self.racks_by_id[rack_id].pdus[side], upstream_too=False)
+            return self.without_pdus(self.racks_by_id[rack_id].pdus[side], one_rack=True)
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":
@@ -275,7 +290,7 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
     # The engine's site-wide indexes (racks by id, the power tree), shared by every scenario;
     # a power failure overlays its changed racks and lost PDUs on them.
     shared_memo = base.memo
-    failer = _Failer(site, shared_memo)
+    failer = _Failer(site, base)
     report = FailureReport()
     classes: dict[Any, tuple[Rack, list[Finding]]] = {}  # identical racks losing the same side
     with paused_gc():
@@ -339,20 +354,24 @@ def _rack_side(
     rack_id, side = scenario.element.rsplit(":", 1)
     rack = failer.racks_by_id[rack_id]
     key = _rack_key(rack, side)
+    failer.overrides = {}
+    failed_site, affected = failer.apply(scenario)
+    memo = {**failer.base_memo, **failer.overrides}
+    # The elements upstream differ from rack to rack (and so do their other loads): judged
+    # for each scenario; the rack and its PDUs once per class.
+    upstream = {scope: affected.pop(scope) for scope in ("distribution", "power_source")}
+    above = evaluate_entities(failed_site, ruleset, rules, upstream, memo)
     if key not in classes:
-        failer.overrides = {}
-        failed_site, affected = failer.apply(scenario)
-        memo = {**failer.base_memo, **failer.overrides}
         classes[key] = (rack, evaluate_entities(failed_site, ruleset, rules, affected, memo))
     model, findings = classes[key]
     if model is rack:
-        return findings
+        return findings + above
     ids = {model.id: rack.id}
     for s, pdus in model.pdus.items():
         for mine, theirs in zip(pdus, rack.pdus[s], strict=True):
             ids[mine.id] = theirs.id
     site = failer.site
-    return [
+    own = [
         dataclasses.replace(
             f,
             entity_id=ids[f.entity_id],
@@ -360,3 +379,4 @@ def _rack_side(
         )
         for f in findings
     ]
+    return own + above

@@ -1,6 +1,6 @@
 """What an audit judged, what it could not evaluate and why, and what the site does not model.
 
-Per area (power, liquid, air, floor, cluster): for each kind of entity the area's rules run
+Per area (power, liquid, air, floor, cluster, single failures): for each kind of entity the area's rules run
 on, how many entities there are, how many had every applicable check evaluated, how many had
 a check not evaluated, and how many no check applied to; the reasons checks were not
 evaluated, grouped by rule and reason; and statements of what the site (or this version of
@@ -56,8 +56,16 @@ class Coverage:
         return [g for a in self.areas for g in a.gaps if g.severity in severities]
 
 
-def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
-    """The coverage of an audit of ``site`` under ``ruleset`` with these ``findings``."""
+def coverage(
+    site: Site,
+    ruleset: RuleSet,
+    findings: list[Finding],
+    single_failures: list[str] | None = None,
+) -> Coverage:
+    """The coverage of an audit of ``site`` under ``ruleset`` with these ``findings``.
+
+    ``single_failures`` are the scenario ids of the single-failure analysis, None when it was
+    not run (the site holds no entity of that scope; the analysis makes them)."""
     by_entity: dict[tuple[str, str, str], set[str]] = defaultdict(set)  # area, scope, id
     gaps: dict[tuple[str, str, str, str, str], list[str]] = defaultdict(list)
     for f in findings:
@@ -72,9 +80,16 @@ def coverage(site: Site, ruleset: RuleSet, findings: list[Finding]) -> Coverage:
     listing = scopes()
     areas = []
     for area in AREAS:
-        entry = AreaCoverage(area, not_modelled=not_modelled(site, area))
+        if area == "redundancy":
+            statements = _redundancy(single_failures is not None, bool(area_scopes.get(area)))
+        else:
+            statements = not_modelled(site, area)
+        entry = AreaCoverage(area, not_modelled=statements)
         for scope in sorted(area_scopes.get(area, [])):
-            ids = [entity_id for entity_id, _ in listing[scope].entities(site)]
+            if scope == "single_failure":
+                ids = list(single_failures or ())
+            else:
+                ids = [entity_id for entity_id, _ in listing[scope].entities(site)]
             states = Counter(_state(by_entity.get((area, scope, i))) for i in ids)
             entry.scopes.append(
                 ScopeCoverage(
@@ -203,6 +218,22 @@ def _cluster(site: Site) -> list[str]:
             )
         ]
     return []
+
+
+def _redundancy(analysed: bool, judged: bool) -> list[str]:
+    if not judged:
+        return [
+            Message(
+                "single-failure analysis not run: the rule profile has no rule of the "
+                "single_failure scope (RED-001)"
+            )
+        ]
+    if not analysed:
+        return [Message("single-failure analysis not run")]
+    return [
+        Message("one element out of service at a time: two elements out at once are not analysed"),
+        Message("pipework, valves, manifolds and controls are not modelled as elements that fail"),
+    ]
 
 
 _NOT_MODELLED = {

@@ -144,6 +144,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
             derive_air,
             derive_cluster,
             derive_coolant,
+            derive_failure,
             derive_floor,
             derive_liquid,
             derive_power,

@@ -44,7 +44,7 @@ from facility.units import KINDS, QuantityError, conversion, kind_word, parse_qu
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-AREAS = ("power", "liquid", "air", "floor", "cluster")
+AREAS = ("power", "liquid", "air", "floor", "cluster", "redundancy")
 
 
 def bundled_rules_dir() -> Path:
@@ -70,7 +70,7 @@ class RuleFile(Strict):
     code: str = Field(pattern=r"^[A-Z]{2,5}-\d{3}$")
     name: str = Field(pattern=r"^[a-z]+(\.[a-z_]+)+$")
     title: str
-    area: Literal["power", "liquid", "air", "floor", "cluster"]
+    area: Literal["power", "liquid", "air", "floor", "cluster", "redundancy"]
     scope: str
     severity: Severity
     tags: list[str] = []

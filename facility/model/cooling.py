@@ -175,8 +175,8 @@ class FacilityWater(Entity):
 
 
 class Pumps(Strict):
-    installed: int = Field(ge=1)
-    required: int = Field(ge=1)
+    installed: int = Field(ge=1, le=64)
+    required: int = Field(ge=1, le=64)
 
     @model_validator(mode="after")
     def _enough(self) -> Pumps:
@@ -193,7 +193,7 @@ class CduFigures(Strict):
     available_head: Pressure | None = Field(None, description="External head at rated flow")
     pumps: Pumps | None = None
     primary_pressure_drop: PressureDrop | None = None
-    max_racks: int | None = Field(None, ge=1)
+    max_racks: int | None = Field(None, ge=1, le=100_000)
 
 
 class Cdu(CduFigures, Entity):

@@ -13,7 +13,7 @@ from facility.model.fields import Area, Force, Id, Length, Pressure
 class Room(Entity):
     name: str | None = None
     redundant_air_units: int = Field(
-        0, ge=0, description="Air units the room must be able to lose (1 for N+1)"
+        0, ge=0, le=1000, description="Air units the room must be able to lose (1 for N+1)"
     )
 
 

@@ -30,8 +30,8 @@ from facility.model.fields import Power as RealPower
 class Modules(Strict):
     """Modular capacity (UPS modules): N+1 means installed ≥ required + 1."""
 
-    installed: int = Field(ge=1)
-    required: int = Field(ge=1)
+    installed: int = Field(ge=1, le=1000)
+    required: int = Field(ge=1, le=1000)
     capacity: ApparentPower = Field(description="Capacity of one module")
 
     @model_validator(mode="after")

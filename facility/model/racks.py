@@ -33,14 +33,14 @@ class RackPlacement(Strict):
 
 class Rack(RackPlacement, Entity):
     row: Id | None = None
-    position: int | None = Field(None, ge=0)
+    position: int | None = Field(None, ge=0, le=100_000)
 
 
 class Numbering(Strict):
     """Rack ids of a row: prefix + zero-padded number, e.g. A01 … A08."""
 
     prefix: str = ""
-    first: int = Field(1, ge=0)
+    first: int = Field(1, ge=0, le=999_999_999)
     count: int = Field(ge=1, le=100_000)
     digits: int = Field(2, ge=1, le=9)
 

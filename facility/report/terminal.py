@@ -60,6 +60,7 @@ def _area_key(area: str) -> str:
         "air": pgettext("terminal area", "air"),
         "floor": pgettext("terminal area", "floor"),
         "cluster": pgettext("terminal area", "cluster"),
+        "redundancy": pgettext("terminal area", "single failures"),
     }
     return words.get(area, area)
 
@@ -144,7 +145,8 @@ def summary_text(
     def worked(value: Value | None, kind: str) -> str:
         found = workings.get((value, kind))
         if found is None:
-            found = workings[(value, kind)] = working(value, kind)
+            # a working can name entities (a failure scenario's element): shown inert too
+            found = workings[(value, kind)] = printable(working(value, kind))
         return found
 
     for f in shown:

@@ -30,6 +30,7 @@ AREAS = {
     "air": N_("Room air"),
     "floor": N_("Floor"),
     "cluster": N_("Cluster plan"),
+    "redundancy": N_("Single failures"),
 }
 
 CONFIDENCE = {"H": N_("high"), "M": N_("medium"), "L": N_("low")}
@@ -85,6 +86,8 @@ def entity_kind_word(kind: str, n: int = 1) -> str:
         return ngettext("cluster", "clusters", n)
     if kind == "commissioning_item":
         return ngettext("commissioning item", "commissioning items", n)
+    if kind == "single_failure":
+        return ngettext("single failure", "single failures", n)
     return kind.replace("_", " ")
 
 
@@ -117,6 +120,8 @@ def counted_kind_word(kind: str, n: int) -> str:
         return npgettext("after a count", "cluster", "clusters", n)
     if kind == "commissioning_item":
         return npgettext("after a count", "commissioning item", "commissioning items", n)
+    if kind == "single_failure":
+        return npgettext("after a count", "single failure", "single failures", n)
     return kind.replace("_", " ")
 
 
@@ -138,6 +143,7 @@ def entity_kind_name(kind: str) -> str:
         "supernode": pgettext("entity kind", "supernode"),
         "cluster": pgettext("entity kind", "cluster"),
         "commissioning_item": pgettext("entity kind", "commissioning_item"),
+        "single_failure": pgettext("entity kind", "single_failure"),
     }
     return names.get(kind, kind)
 

@@ -124,13 +124,34 @@ def test_cli_failures_json(tmp_path: Path) -> None:
     assert all(f["status"] in ("pass", "fail", "not_evaluated") for f in crah["findings"])
 
 
-def test_small_ready_survives_every_loss_but_its_only_facility_water_loop() -> None:
+def test_small_ready_survives_every_single_loss() -> None:
     report = analyse(load_site(EXAMPLES / "small-ready.yaml"))
-    # Every rack side, CDU, pump and air unit can be lost; the one facility water loop cannot.
-    assert [r.scenario.id for r in report.single_points_of_failure] == ["facility_water:FW-1"]
+    # Every rack side, CDU, pump, air unit and either facility water loop can be lost.
+    assert len(report.results) == 16  # 8 rack sides, 2 CDUs, 2 pumps, 2 water loops, 2 units
+    assert report.single_points_of_failure == []
 
 
-BASE = yaml.safe_load((EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8"))
+def _one_water_loop(data: dict) -> dict:
+    """small-ready with both CDUs on FW-1, as it was before it had FW-2."""
+    data = copy.deepcopy(data)
+    data["cooling"]["facility_water"] = data["cooling"]["facility_water"][:1]
+    for cdu in data["cooling"]["cdus"]:
+        cdu["facility_water"] = "FW-1"
+    return data
+
+
+# Every element a loss affects here only gains load (one water loop, no upstream power), so
+# no margin may improve; with two water loops, a CDU's loss unloads its own water loop.
+BASE = _one_water_loop(yaml.safe_load((EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8")))
+
+
+def test_one_facility_water_loop_is_a_single_point_of_failure() -> None:
+    site = resolve(SiteDocument.model_validate(BASE), SourceMap("s.yaml"), "0" * 64)
+    # FW-1 lost: both CDUs lose their heat sink, and TCS-1 fails LIQ-001 (CDU capacity
+    # 0 kW < 486 kW), LIQ-009 (pump head) and LIQ-014 (4 racks > 0 CDUs · 8 racks).
+    spofs = analyse(site).single_points_of_failure
+    assert [r.scenario.id for r in spofs] == ["facility_water:FW-1"]
+    assert {f.rule for f in spofs[0].new_failures} == {"LIQ-001", "LIQ-009", "LIQ-014"}
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

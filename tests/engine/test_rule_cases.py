@@ -34,8 +34,7 @@ from typing import Any
 import pytest
 import yaml
 
-from facility.analysis.failures import analyse_failures
-from facility.engine.evaluate import audit
+from facility.check import run_check
 from facility.engine.rules import RuleSet, bundled_rules_dir, load_rules
 from facility.model.load import load_site
 from facility.model.source import read_document
@@ -117,12 +116,14 @@ def test_rule_case(case: Case, tmp_path: Path) -> None:
     ruleset = _rules(case.profile)
     assert ruleset.by_code(case.rule) is not None, f"{case.rule} is not in {case.profile}"
 
-    result = audit(site, ruleset, as_of=case.as_of)
+    moment = None if case.as_of is None else dt.datetime.combine(case.as_of, dt.time(), dt.UTC)
+    checked = run_check(site, ruleset, generated_at=moment)  # as `facility check` does
+    result = checked.result
     if case.failure is None:
         findings = [f for f in result.findings if f.rule == case.rule]
     else:
-        report = analyse_failures(site, ruleset, result)
-        (scenario,) = [r for r in report.results if r.scenario.id == case.failure]
+        assert checked.failures is not None, f"{case.profile} runs no single-failure analysis"
+        (scenario,) = [r for r in checked.failures.results if r.scenario.id == case.failure]
         findings = [f for f in scenario.findings if f.rule == case.rule]
     ids = [f.entity_id for f in findings]
     assert len(ids) == len(set(ids)), f"an entity has two findings: {sorted(ids)}"

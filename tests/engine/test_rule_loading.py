@@ -350,7 +350,7 @@ def tier_iii() -> RuleSet:
 
 
 def test_bundled_rules_load_with_their_file_names_and_areas(supernode: RuleSet) -> None:
-    assert len(supernode.rules) == 57  # PWR 14, LIQ 18, AIR 4, FLR 7, CLU 14
+    assert len(supernode.rules) == 58  # PWR 14, LIQ 18, AIR 4, FLR 7, CLU 14, RED 1
     for rule in supernode.rules:
         path = Path(rule.file)
         assert path.stem == rule.code

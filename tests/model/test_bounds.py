@@ -74,3 +74,58 @@ def test_a_base_path_with_a_symlink_loop_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(InputError) as error:
         load_site(site)
     assert "cannot read base 'a.yaml'" in str(error.value)
+
+
+def _models(model: type, seen: set[type]) -> None:
+    """Every pydantic model reachable from ``model`` through its fields' annotations."""
+    import typing
+
+    from pydantic import BaseModel
+
+    if model in seen:
+        return
+    seen.add(model)
+    for field in model.model_fields.values():
+        stack = [field.annotation]
+        while stack:
+            annotation = stack.pop()
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+                _models(annotation, seen)
+            stack.extend(typing.get_args(annotation))
+
+
+def test_every_whole_number_of_the_site_file_has_an_upper_bound() -> None:
+    # A 400-digit count is a valid Python int; turned into a float by a check it raised
+    # OverflowError (found by the JSON fuzz test: rooms[0].redundant_air_units). Every int
+    # field is bounded where it is read, so no figure reaches the engine too large for a float.
+    import typing
+
+    from annotated_types import Le, Lt
+
+    from facility.model.document import SiteDocument
+
+    models: set[type] = set()
+    _models(SiteDocument, models)
+    unbounded = []
+    for model in models:
+        for name, field in model.model_fields.items():
+            if int not in (field.annotation, *typing.get_args(field.annotation)):
+                continue
+            if bool in typing.get_args(field.annotation) or field.annotation is bool:
+                continue
+            if not any(isinstance(m, Le | Lt) for m in field.metadata):
+                unbounded.append(f"{model.__name__}.{name}")
+    assert len(models) > 20
+    assert unbounded == []
+
+
+def test_a_count_of_400_digits_is_bad_input_not_an_overflow(tmp_path: Path) -> None:
+    site = Path(__file__).resolve().parents[2] / "examples" / "small-ready.yaml"
+    text = site.read_text(encoding="utf-8").replace(
+        "redundant_air_units: 1", "redundant_air_units: " + "9" * 400
+    )
+    (tmp_path / "site.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "site.yaml")])
+    assert result.exit_code == 2, result.output
+    assert "rooms[0].redundant_air_units" in result.stderr
+    assert "internal error" not in result.stderr

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from facility.engine.evaluate import audit, default_profile
+from facility.check import run_check
+from facility.engine.evaluate import default_profile
 from facility.engine.rules import bundled_rules_dir, load_rules
-from facility.engine.waivers import apply_waivers
 from facility.model.load import load_site
 from facility.report.context import ReportInput
 
@@ -51,10 +51,7 @@ def report_for(path: Path | str, *, cwd: Path = ROOT) -> ReportInput:
     with contextlib.chdir(cwd):
         site = load_site(Path(path))
         ruleset = load_rules([bundled_rules_dir()], default_profile(site))
-        result = audit(site, ruleset)
-        names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
-        waivers = apply_waivers(result, list(site.waivers), GENERATED_AT.date(), names)
-    return ReportInput(result, site, ruleset, waivers, GENERATED_AT)
+        return run_check(site, ruleset, generated_at=GENERATED_AT)
 
 
 @pytest.fixture(scope="session")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from facility.engine.evaluate import audit, default_profile
+from facility.check import run_check
+from facility.engine.evaluate import default_profile
 from facility.engine.rules import bundled_rules_dir, load_rules
-from facility.engine.waivers import apply_waivers
 from facility.model.load import load_site
 from facility.report.context import ReportInput
 from facility.report.html import render_html
@@ -42,10 +42,7 @@ def report() -> ReportInput:
     with contextlib.chdir(ROOT):
         site = load_site(Path(SITE))
         ruleset = load_rules([bundled_rules_dir()], default_profile(site))
-        result = audit(site, ruleset, as_of=GENERATED_AT.date())
-        names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
-        waivers = apply_waivers(result, list(site.waivers), GENERATED_AT.date(), names)
-    return ReportInput(result, site, ruleset, waivers, GENERATED_AT)
+        return run_check(site, ruleset, generated_at=GENERATED_AT)
 
 
 def _check(golden: Path, text: str, update: bool) -> None:

@@ -8,6 +8,7 @@ unchanged; hostile element ids inert; a campus's section bounded.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
@@ -21,7 +22,10 @@ import yaml
 from typer.testing import CliRunner
 
 from facility.analysis.failures import analyse_failures
+from facility.check import run_check
 from facility.cli import app
+from facility.engine.rules import bundled_rules_dir, load_rules
+from facility.model.load import load_site
 from facility.report import failures_view
 from facility.report.context import ReportInput
 from facility.report.failures_view import (
@@ -43,13 +47,14 @@ from tests.report.test_markdown import assert_tables_keep_their_columns, table_r
 
 
 def with_failures(report: ReportInput) -> ReportInput:
-    """``report`` as `check --failures` makes it: the analysis runs on the waived result."""
+    """``report`` with the single-failure analysis made again on its (waived) result."""
     return replace(report, failures=analyse_failures(report.site, report.ruleset, report.result))
 
 
 @pytest.fixture(scope="module")
 def b3(hall_b3: ReportInput) -> ReportInput:
-    return with_failures(hall_b3)
+    assert hall_b3.failures is not None  # every check under tier-iii runs the analysis
+    return hall_b3
 
 
 @pytest.fixture(scope="module")
@@ -251,12 +256,14 @@ def test_the_html_matrix_cells(b3_html: str) -> None:
     assert '<span class="badge status-fail">fail</span>' in cdu  # the word, not only the colour
 
 
-def test_sections_are_numbered_in_order_and_listed(b3_html: str, hall_b3: ReportInput) -> None:
+def test_sections_are_numbered_in_order_and_listed(
+    b3_html: str, without_analysis: ReportInput
+) -> None:
     for html, titles in (
         (b3_html, ["Verdict and counts", "Key figures", "Findings", "Single failures",
                    "Not evaluated", "Waivers", "Passed checks",
                    "Assumptions and catalog figures", "Sign-off"]),
-        (render_html(hall_b3), ["Verdict and counts", "Key figures", "Findings",
+        (render_html(without_analysis), ["Verdict and counts", "Key figures", "Findings",
                                 "Not evaluated", "Waivers", "Passed checks",
                                 "Assumptions and catalog figures", "Sign-off"]),
     ):  # fmt: skip
@@ -306,14 +313,35 @@ def test_the_markdown_has_the_section(b3_md: str) -> None:
 # --- reports without the analysis, golden files -----------------------------------------------
 
 
-def test_without_failures_nothing_changes(hall_b3: ReportInput) -> None:
-    """The golden files of test_golden.py pin the bytes; here, no trace of the section."""
-    assert build_view(hall_b3).failures is None
-    html, md = render_html(hall_b3), render_markdown(hall_b3)
-    assert 'id="failures"' not in html and "failure-matrix" not in html
-    assert "Single failures" not in html and "Single failures" not in md
-    assert "failures" not in json.loads(render_report_json(hall_b3))
-    assert "single points of failure" not in render_text(hall_b3)
+@pytest.fixture(scope="module")
+def without_analysis(tmp_path_factory: pytest.TempPathFactory) -> ReportInput:
+    """Hall B3 under a profile that leaves out RED-001: no single-failure analysis runs."""
+    rules = tmp_path_factory.mktemp("rules")
+    (rules / "profiles").mkdir()
+    (rules / "profiles" / "no-n-1.yaml").write_text(
+        "name: no-n-1\ndescription: tier-iii without RED-001\nextends: tier-iii\n"
+        "ignore: [RED-001]\n",
+        encoding="utf-8",
+    )
+    with contextlib.chdir(ROOT):
+        site = load_site(Path("examples/hall-b3.yaml"))
+    ruleset = load_rules([bundled_rules_dir(), rules], "no-n-1")
+    return run_check(site, ruleset, generated_at=GENERATED_AT)
+
+
+def test_a_report_without_the_analysis_says_it_was_not_run(without_analysis: ReportInput) -> None:
+    # The section, the coverage and the JSON say so; no single_failure finding is made.
+    report = without_analysis
+    assert report.failures is None and build_view(report).failures is None
+    assert not [f for f in report.result.findings if f.rule == "RED-001"]
+    html, md = render_html(report), render_markdown(report)
+    assert 'id="failures"' in html and "failure-matrix" not in html
+    for text in (html, md, render_text(report)):
+        assert "single-failure analysis not run" in text
+    data = json.loads(render_report_json(report))
+    assert "failures" not in data
+    not_modelled = data["coverage"]["redundancy"]["not_modelled"]
+    assert not_modelled[0].startswith("single-failure analysis not run")
 
 
 @pytest.mark.parametrize("fmt", ["html", "md"])
@@ -355,34 +383,33 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
     assert {k: v for k, v in data.items() if k != "failures"} == plain
 
 
-def test_the_terminal_prints_one_line(b3: ReportInput, hall_b3: ReportInput) -> None:
+def test_the_terminal_prints_one_line(b3: ReportInput, without_analysis: ReportInput) -> None:
     text = render_text(b3)
     assert text.endswith("\nsingle points of failure: 20 (see facility failures)\n")
-    assert (
-        text
-        == render_text(hall_b3)[:-1] + "\n\nsingle points of failure: 20 (see facility failures)\n"
-    )
+    assert text.count("single points of failure") == 1
+    assert "single points of failure" not in render_text(without_analysis)
 
 
-def test_check_failures_keeps_the_exit_code(tmp_path: Path) -> None:
+def test_single_points_of_failure_set_the_verdict_and_failures_changes_nothing(
+    tmp_path: Path,
+) -> None:
     site = str(ROOT / "examples" / "hall-b3.yaml")
     args = ["check", site, "--generated-at", GENERATED_AT.isoformat()]
     plain = CliRunner().invoke(app, args)
     out = tmp_path / "b3.html"
-    with_analysis = CliRunner().invoke(app, [*args, "--failures", "-o", str(out)])
-    assert plain.exit_code == with_analysis.exit_code == 1  # Hall B3 fails in normal operation
-    assert (
-        with_analysis.output
-        == plain.output + "\nsingle points of failure: 20 (see facility failures)\n"
-    )
+    with_flag = CliRunner().invoke(app, [*args, "--failures", "-o", str(out)])
+    assert plain.exit_code == with_flag.exit_code == 1
+    assert with_flag.output == plain.output  # --failures is kept for old scripts only
+    assert "ERROR RED-001" in plain.output
+    assert plain.output.endswith("\nsingle points of failure: 20 (see facility failures)\n")
     assert 'id="failures"' in out.read_text(encoding="utf-8")
     ready = CliRunner().invoke(
-        app, ["check", str(ROOT / "examples" / "small-ready.yaml"), "--failures", "-f", "json"]
+        app, ["check", str(ROOT / "examples" / "small-ready.yaml"), "-f", "json"]
     )
-    assert ready.exit_code == 0  # its facility water loop is a single point of failure, but
-    assert json.loads(ready.output)["failures"]["single_points_of_failure"] == [  # no exit 1
-        "facility_water:FW-1"
-    ]
+    assert ready.exit_code == 0  # each CDU on its own facility water loop: no SPOF
+    data = json.loads(ready.output)
+    assert data["failures"]["single_points_of_failure"] == []
+    assert data["verdict"] == "ready"
 
 
 def test_a_waived_finding_is_neither_new_nor_changed(tmp_path: Path) -> None:

@@ -60,9 +60,8 @@ def test_every_internal_link_points_at_an_element(b3_page):
 
 def test_every_failing_finding_appears_with_its_entity_id(hall_b3, b3_page):
     failing = [f for f in hall_b3.result.findings if f.status == "fail"]
-    assert (
-        len(failing) == 87
-    )  # Hall B3: 8 racks PWR-001, 64 PDUs PWR-003, 3 loops, 12 racks FLR-001
+    # Hall B3: 8 racks PWR-001, 64 PDUs PWR-003, 3 loops, 12 racks FLR-001, 20 RED-001
+    assert len(failing) == 107
     for f in failing:
         anchor = finding_anchor(f.rule, f.entity_kind, f.entity_id)
         assert b3_page.by_id_text.get(anchor) == f.entity_id, f.id
@@ -70,8 +69,9 @@ def test_every_failing_finding_appears_with_its_entity_id(hall_b3, b3_page):
 
 def test_identical_findings_share_one_card(b3_page):
     cards = [a["id"] for t, a in b3_page.tags if t == "article"]
-    # PWR-001, PWR-003, LIQ-002, LIQ-004 ×2 (TCS-A and TCS-B differ in numbers), FLR-001
-    assert len(cards) == 6
+    # PWR-001, PWR-003, LIQ-002, LIQ-004 ×2 (TCS-A and TCS-B differ in numbers), FLR-001,
+    # RED-001 ×4 (20 single points of failure, 4 causes: one card per cause)
+    assert len(cards) == 10
     pwr003 = next(c for c in cards if c.startswith("card-PWR-003"))
     assert b3_page.by_id_text[pwr003].count("40.8 kVA") >= 1
     entities = [

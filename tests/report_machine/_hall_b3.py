@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from facility.engine.evaluate import audit
+from facility.check import run_check
 from facility.engine.rules import load_rules
-from facility.engine.waivers import apply_waivers, read_waivers
+from facility.engine.waivers import read_waivers
 from facility.model.load import load_site
 from facility.report.context import ReportInput
 
@@ -35,6 +35,11 @@ FAILING = (
     | {("PWR-003", p) for p in PDUS_A}
     | {("LIQ-002", "TCS-B"), ("LIQ-004", "TCS-A"), ("LIQ-004", "TCS-B")}
     | {("FLR-001", r) for r in ROW_B}
+    # the single points of failure (RED-001): either side of a row-A rack (the other side's
+    # PDUs overload, PWR-002), CDU-A1, CDU-A2 and CDU-B1, and the one facility water loop
+    | {("RED-001", f"rack_side:{r}:{s}") for r in ROW_A for s in "AB"}
+    | {("RED-001", f"cdu:{c}") for c in ("CDU-A1", "CDU-A2", "CDU-B1")}
+    | {("RED-001", "facility_water:FW-1")}
 )
 
 
@@ -50,10 +55,7 @@ def build_report(
         waiver_list = list(loaded.waivers)
         for path in waivers:
             waiver_list += read_waivers(Path(path))
-    result = audit(loaded, ruleset)
-    names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
-    report = apply_waivers(result, waiver_list, GENERATED_AT.date(), names)
-    return ReportInput(result, loaded, ruleset, report, GENERATED_AT)
+    return run_check(loaded, ruleset, waivers=waiver_list, generated_at=GENERATED_AT)
 
 
 @pytest.fixture(scope="session")
@@ -66,6 +68,7 @@ class Lines:
     """Where Hall B3's entities are written, read from the YAML independently of facility."""
 
     loops: dict[str, int]
+    cooling: dict[str, int]  # CDU or facility water id -> the line of its item
     row_racks: dict[str, int]  # row id -> line of its `racks:` key
     row_span: dict[str, tuple[int, int]]  # row id -> [first line, first line of the next row)
 
@@ -83,6 +86,11 @@ def lines() -> Lines:
     for item in cooling["tcs_loops"].value:
         fields = {k.value: v for k, v in item.value}
         loops[fields["id"].value] = item.start_mark.line + 1
+    equipment = {}
+    for kind in ("cdus", "facility_water"):
+        for item in cooling[kind].value:
+            fields = {k.value: v for k, v in item.value}
+            equipment[fields["id"].value] = item.start_mark.line + 1
     row_racks, starts = {}, []
     for item in top["rows"].value:
         keys = {k.value: k for k, _ in item.value}
@@ -92,4 +100,4 @@ def lines() -> Lines:
         starts.append((row_id, item.start_mark.line + 1))
     ends = [line for _, line in starts[1:]] + [top["rows"].end_mark.line + 2]
     span = {row_id: (start, end) for (row_id, start), end in zip(starts, ends, strict=True)}
-    return Lines(loops, row_racks, span)
+    return Lines(loops, equipment, row_racks, span)

@@ -50,9 +50,9 @@ def strict_json(text: str) -> Any:
 
 @pytest.fixture(scope="module")
 def w_plus_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """examples/small-ready.yaml with its facility water declared W+ (no upper limit)."""
+    """examples/small-ready.yaml with both facility water loops declared W+ (no upper limit)."""
     text = (ROOT / "examples" / "small-ready.yaml").read_text(encoding="utf-8")
-    assert text.count("ashrae_class: W32") == 1
+    assert text.count("ashrae_class: W32") == 2  # FW-1 and FW-2
     site = tmp_path_factory.mktemp("w-plus") / "w-plus.yaml"
     site.write_text(text.replace("ashrae_class: W32", "ashrae_class: W+"), encoding="utf-8")
     return site
@@ -74,8 +74,8 @@ def test_w_plus_site_writes_no_non_finite_number(w_plus_site: Path, tmp_path: Pa
     texts = {path.name: path.read_text(encoding="utf-8") for path in outputs}
     data = strict_json(texts["result.json"])
     strict_json(texts["result.sarif"])
-    (liq013,) = [f for f in data["findings"] if f["rule"] == "LIQ-013"]
-    assert liq013["status"] == "pass"
+    (liq013, _) = [f for f in data["findings"] if f["rule"] == "LIQ-013"]  # FW-1, FW-2
+    assert liq013["entity"]["id"] == "FW-1" and liq013["status"] == "pass"
     assert liq013["observed"] == {"value": 32.0, "unit": "°C", "text": "32.0 °C"}
     assert liq013["limit"] == {"value": None, "unit": "°C", "text": "no upper limit"}
     # margin = limit − observed = ∞ − 32 °C: unbounded too
@@ -91,7 +91,7 @@ def test_w_plus_site_writes_no_non_finite_number(w_plus_site: Path, tmp_path: Pa
 
 def test_w_plus_site_as_json_on_stdout(w_plus_site: Path) -> None:
     data = strict_json(_check(w_plus_site, "-f", "json").stdout)
-    (liq013,) = [f for f in data["findings"] if f["rule"] == "LIQ-013"]
+    (liq013, _) = [f for f in data["findings"] if f["rule"] == "LIQ-013"]
     assert liq013["limit"] == {"value": None, "unit": "°C", "text": "no upper limit"}
 
 

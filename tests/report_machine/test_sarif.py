@@ -127,6 +127,12 @@ def test_failing_results_are_on_the_entitys_line(log: dict[str, Any], lines: Lin
         elif rule == "PWR-003":
             first, end = lines.row_span[entity[0]]
             assert first <= line < end, key  # a generated PDU: within its row
+        elif rule == "RED-001":  # a single failure: where its element is written
+            kind, element = entity.split(":", 1)
+            if kind == "rack_side":
+                assert line == lines.rack(element), key
+            else:
+                assert line == lines.cooling[element], key
         else:
             assert line == lines.rack(entity), key  # a generated rack: the row's `racks:`
     assert results[("PWR-001", "A01")]["locations"][0]["physicalLocation"]["region"] == {

@@ -1,0 +1,103 @@
+"""One check of a site, as ``facility check`` runs it: audit, single failures, waivers.
+
+1. the normal-operation audit (every rule but those of the ``single_failure`` scope);
+2. when the rule set judges single failures (RED-001 in both bundled profiles), the
+   single-failure analysis against that audit, and its rules on each scenario: a single
+   point of failure is a finding like any other, and sets the verdict;
+3. the coverage, now with the scenarios; then the waivers, on every finding.
+
+The command line and the tests call :func:`run_check`; nothing else strings these together.
+It sits above the engine, the analyses and the reports: it returns what a report is made of.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from facility.analysis.failures import FailureReport, ScenarioResult, analyse_failures
+from facility.engine.coverage import coverage
+from facility.engine.evaluate import audit, evaluate_entities
+from facility.engine.findings import Finding
+from facility.engine.rules import RuleSet
+from facility.engine.waivers import apply_waivers
+from facility.model.site import Site
+from facility.model.source import Location
+from facility.report.context import ReportInput
+
+FAILURE_SCOPE = "single_failure"
+
+# The kind of entity whose definition in the site file locates a scenario's finding.
+_ELEMENT_KIND = {
+    "power_source": "power_source",
+    "distribution": "distribution",
+    "rack_side": "rack",
+    "cdu": "cdu",
+    "cdu_pump": "cdu",
+    "facility_water": "facility_water",
+    "air_unit": "air_unit",
+}
+
+
+def run_check(
+    site: Site,
+    ruleset: RuleSet,
+    *,
+    waivers: list[Any] | None = None,
+    generated_at: dt.datetime | None,
+    lang: str = "en",
+    progress: Callable[[str, int, int], None] | None = None,
+) -> ReportInput:
+    """Check ``site`` under ``ruleset``: everything a report is made from.
+
+    ``waivers`` are (waiver, location) pairs (the site's own when None); their expiry and
+    the age of evidence are judged on ``generated_at``'s date (None, a library call with no
+    report date: ages are not evaluated, waivers expire against the current date; the
+    command line always has one). ``progress(phase, done, total)`` follows the audit's
+    rules ("rules") and the failure scenarios ("failures")."""
+    today = generated_at.date() if generated_at is not None else None
+    judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
+    # The audit finds no entity of the single_failure scope; the analysis leaves out every
+    # rule tagged single-failure (RED-001 among them), which already assume one failure.
+    result = audit(
+        site,
+        ruleset,
+        as_of=today,
+        progress=None if progress is None else lambda done, total: progress("rules", done, total),
+    )
+    failures: FailureReport | None = None
+    if judging:
+        if progress is not None:
+            progress("failures", 0, 1)
+        failures = analyse_failures(site, ruleset, result)
+        result.findings += single_failure_findings(site, ruleset, judging, failures)
+        result.coverage = coverage(
+            site, ruleset, result.findings, [r.scenario.id for r in failures.results]
+        )
+    else:
+        result.coverage = coverage(site, ruleset, result.findings, None)
+    names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
+    waiver_list = list(site.waivers) if waivers is None else waivers
+    moment = generated_at or dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
+    waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
+    return ReportInput(result, site, ruleset, waiver_report, moment, lang=lang, failures=failures)
+
+
+def single_failure_findings(
+    site: Site, ruleset: RuleSet, rules: list[Any], failures: FailureReport
+) -> list[Finding]:
+    """The ``single_failure`` rules on each scenario, located where its element is defined."""
+    outcomes: dict[str, ScenarioResult] = {r.scenario.id: r for r in failures.results}
+    findings = evaluate_entities(site, ruleset, rules, {FAILURE_SCOPE: list(outcomes.items())})
+    for finding in findings:
+        finding.location = _location(site, outcomes[finding.entity_id])
+    return findings
+
+
+def _location(site: Site, outcome: ScenarioResult) -> Location | None:
+    scenario = outcome.scenario
+    element = scenario.element
+    if scenario.kind == "rack_side":
+        element = element.rsplit(":", 1)[0]
+    return site.where(_ELEMENT_KIND[scenario.kind], element)
