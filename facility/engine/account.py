@@ -165,6 +165,11 @@ def _loop_heat(ctx: Context) -> Ledger:
             ledger.unknown += 1
             continue
         cdus = [ctx.site.cdus[c] for c in loop.cdus]
+        if not cdus:  # a failure took every CDU of the loop out: its heat reaches nothing
+            ledger.total += heat.value
+            if heat.value:
+                ledger.nowhere[("cdu", loop.id)] = heat.value
+            continue
         waters = {cdu.spec.facility_water for cdu in cdus}
         if len(waters) == 1 and None not in waters:  # all of it on one facility water loop
             ledger.total += heat.value

@@ -158,7 +158,7 @@ fast = settings(
 )
 # Whole generated sites through every renderer cost more: fewer in the default suite.
 short = settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -1,0 +1,169 @@
+"""The oracle of the single-failure analysis: each scenario equals a full audit of the failed site.
+
+The analysis is incremental: it copies only what a loss changes and judges only the entities
+it affects (the rest keep their normal-operation findings). Here each scenario is checked
+against a plain audit of a site built with the element out of service — by this test, from
+the site's own figures — finding by finding, over every normal-operation rule and every
+entity, with no allow-list. Only the lost element's own findings are left out (it is out of
+service), and a check not evaluated in normal operation stays so (the analysis's documented
+rule: a loss cannot supply a missing input).
+
+Sites: every example, and campuses with busways and UPS (benchmarks/generate_campus.py); a
+small campus in the default suite, larger ones under ``-m slow``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+
+from facility.analysis.failures import (
+    SINGLE_FAILURE_TAG,
+    Scenario,
+    _Failer,
+    analyse_failures,
+)
+from facility.engine.evaluate import audit
+from facility.engine.findings import Finding
+from facility.engine.quantities import Context
+from facility.engine.rules import RuleSet, load_rules
+from facility.model.load import load_site
+from facility.model.site import Site
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from generate_campus import write_campus  # noqa: E402
+
+EXAMPLES = ["hall-b3.yaml", "small-ready.yaml", "hall-b3-cluster.yaml"]
+_OWN_KIND = {  # the entity kind of the lost element's own findings
+    "power_source": "power_source",
+    "distribution": "distribution",
+    "cdu": "cdu",
+    "facility_water": "facility_water",
+}
+
+
+def _without_pdus(site: Site, lost: set[str]) -> Site:
+    racks = []
+    for rack in site.racks:
+        sides = {s: [p for p in pdus if p.id not in lost] for s, pdus in rack.pdus.items()}
+        kept = {s: pdus for s, pdus in sides.items() if pdus}
+        if kept != rack.pdus:
+            rack = dataclasses.replace(
+                rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
+            )
+        racks.append(rack)
+    pdus = {k: p for k, p in site.pdus.items() if k not in lost}
+    return dataclasses.replace(site, racks=racks, pdus=pdus)
+
+
+def _below(site: Site, element: str) -> set[str]:
+    """The PDUs fed by ``element``, directly or through distribution below it."""
+    feeds = {element}
+    grew = True
+    while grew:
+        more = {d.id for d in site.distribution.values() if d.fed_by in feeds}
+        grew = not more <= feeds
+        feeds |= more
+    return {p.id for p in site.pdus.values() if p.fed_by in feeds}
+
+
+def _without_cdus(site: Site, lost: set[str]) -> Site:
+    loops = {
+        k: loop.model_copy(update={"cdus": [c for c in loop.cdus if c not in lost]})
+        for k, loop in site.loops.items()
+    }
+    return dataclasses.replace(site, loops=loops)
+
+
+def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
+    """``site`` with the scenario's element out of service, built from the site's figures."""
+    kind, element = scenario.kind, scenario.element
+    if kind == "rack_side":
+        rack_id, side = element.rsplit(":", 1)
+        rack = next(r for r in site.racks if r.id == rack_id)
+        return _without_pdus(site, {p.id for p in rack.pdus[side]})
+    if kind in ("power_source", "distribution"):
+        return _without_pdus(site, _below(site, element))
+    if kind == "cdu":
+        return _without_cdus(site, {element})
+    if kind == "facility_water":
+        return _without_cdus(
+            site, {c.id for c in site.cdus.values() if c.spec.facility_water == element}
+        )
+    if kind == "air_unit":
+        units = {k: u for k, u in site.air_units.items() if k != element}
+        return dataclasses.replace(site, air_units=units)
+    if kind == "cdu_pump":  # the pump model itself (flow in proportion) is the analysis's
+        failed, _ = failer.one_pump_lost(site.cdus[element])
+        return failed
+    raise AssertionError(kind)
+
+
+def _figures(f: Finding) -> tuple[object, ...]:
+    observed = f.observed.value if f.observed is not None else None
+    limit = f.limit.value if f.limit is not None else None
+    return (f.status, _rounded(observed), _rounded(limit))
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def check_oracle(site: Site, ruleset: RuleSet) -> int:
+    """Compare every scenario with a full audit of its failed site; the findings compared."""
+    baseline = audit(site, ruleset)
+    before = {f.id: f for f in baseline.findings}
+    normal = dataclasses.replace(
+        ruleset, rules=[r for r in ruleset.rules if SINGLE_FAILURE_TAG not in r.spec.tags]
+    )
+    report = analyse_failures(site, ruleset, baseline)
+    failer = _Failer(site, Context(site, ruleset.assumptions))
+    compared = 0
+    for outcome in report.results:
+        scenario = outcome.scenario
+        incremental = {f.id: f for f in outcome.findings}
+        full = audit(failed_site(site, scenario, failer), normal)
+        mismatches = []
+        for f in full.findings:
+            if f.entity_kind == _OWN_KIND.get(scenario.kind) and f.entity_id == scenario.element:
+                continue  # the lost element itself: out of service
+            prior = before.get(f.id)
+            assert prior is not None, (scenario.id, f.id)
+            expected = prior if prior.status == "not_evaluated" else f
+            got = incremental.get(f.id, prior)
+            if _figures(got) != _figures(expected):
+                mismatches.append((f.id, _figures(got), _figures(expected)))
+            compared += 1
+        assert mismatches == [], (scenario.id, mismatches[:5], len(mismatches))
+    return compared
+
+
+@pytest.fixture(scope="module")
+def rulesets() -> dict[str, RuleSet]:
+    return {p: load_rules(profile=p) for p in ("supernode", "tier-iii")}
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_scenario_of_an_example_is_a_full_re_audit(example, rulesets) -> None:
+    site = load_site(ROOT / "examples" / example)
+    assert check_oracle(site, rulesets["tier-iii"]) > 1_000
+
+
+def test_every_scenario_of_a_small_campus_is_a_full_re_audit(rulesets, tmp_path) -> None:
+    path = tmp_path / "campus.yaml"
+    write_campus(24, path, seed=0)
+    site = load_site(path)
+    assert site.sources and site.distribution  # a UPS per hall side, a busway per row side
+    assert check_oracle(site, rulesets["supernode"]) > 1_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("racks", "seed"), [(24, 3), (120, 0), (160, 1), (200, 7)])
+def test_every_scenario_of_a_campus_is_a_full_re_audit(racks, seed, rulesets, tmp_path) -> None:
+    path = tmp_path / "campus.yaml"
+    write_campus(racks, path, seed=seed)
+    assert check_oracle(load_site(path), rulesets["tier-iii"]) > 10_000
