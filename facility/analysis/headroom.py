@@ -5,7 +5,10 @@ loop or zone): same zone, row, loop and PDU arrangement (same PDU types, same up
 with the requested rack type. For n more racks the site is copied with them added and every
 rule — normal operation and single-failure alike — is evaluated on the entities they touch.
 The answer is the largest n with no check failing that did not already fail; more load never
-turns a failure into a pass, so the search is a doubling search followed by bisection.
+turns a failure into a pass, so the search is a doubling search followed by bisection. A
+domain with a check already failing on the target (its loop, zone, room or the feeds above
+the template rack) has no headroom: 0, with that check named. A power path with nothing
+modelled above the rack PDUs is bounded by nothing the site states ("upstream not modelled").
 
 Per domain (power path, liquid loop, room air, floor zone) the same search runs with only that
 area's rules, so the report shows each domain's own headroom. At the overall limit, capacity
@@ -42,8 +45,10 @@ class HeadroomError(ValueError):
 class DomainHeadroom:
     domain: str
     racks: int  # more racks that fit; SEARCH_LIMIT means "at least that many"
-    binding: list[Finding]  # the checks that fail first with one more rack
+    binding: list[Finding]  # the checks that fail first with one more rack (or fail already)
     stranded: list[Finding] = field(default_factory=list)  # margins left at the overall limit
+    failing_already: bool = False  # 0: a check of the domain on the target fails today
+    upstream_modelled: bool = True  # power: a busway, panel or source above the template
 
     @property
     def unbounded(self) -> bool:
@@ -106,15 +111,22 @@ _EMPTY_TARGET = {
 
 
 def resolve_rack_type(site: Site, rack_type: str) -> ResolvedRackType:
+    """A rack type of the site, or of the catalog (as a rack's ``type: <catalog id>``)."""
     if rack_type in site.rack_types:
         return site.rack_types[rack_type]
     for rack in site.racks:  # a catalog type used directly by a rack
         if rack.type.id == rack_type:
             return rack.type
+    from facility.model.load import catalog_rack_type
+
+    found = catalog_rack_type(rack_type)
+    if found is not None:
+        return found
     known = sorted({*site.rack_types, *(r.type.id for r in site.racks)})
     raise HeadroomError(
         Message(
-            "unknown rack type '%(type)s' (known in this site: %(known)s)",
+            "unknown rack type '%(type)s' (known in this site: %(known)s; or a catalog id, "
+            "see facility catalog)",
             type=rack_type,
             known=", ".join(known),
         )
@@ -230,10 +242,27 @@ def headroom(
             f for f in grower.findings(n, area) if f.status == "fail" and f.id not in failing_before
         ]
 
+    shared = {
+        (scope, entity_id)
+        for scope, entities in grower.affected(site, []).items()
+        for entity_id, _ in entities
+        if scope not in ("distribution", "power_source")
+    } | {(kind, element) for kind, element in _upstream(site, template)}
+    already = [
+        f
+        for f in baseline.findings
+        if f.status == "fail" and (f.entity_kind, f.entity_id) in shared
+    ]
+
     def domain(area: str | None) -> DomainHeadroom:
+        name = DOMAINS.get(area or "", "overall")
+        failing = [f for f in already if f.area == area]
+        if failing:  # no rack more fits a loop, zone, room or feed that already fails
+            return DomainHeadroom(name, 0, _distinct(failing), failing_already=True)
         n = _search(lambda k: not new_failures(k, area))
         binding = new_failures(n + 1, area) if n < SEARCH_LIMIT else []
-        return DomainHeadroom(DOMAINS.get(area or "", "overall"), n, _distinct(binding))
+        modelled = area != "power" or bool(_upstream(site, template))
+        return DomainHeadroom(name, n, _distinct(binding), upstream_modelled=modelled)
 
     with paused_gc():
         domains = [domain(area) for area in DOMAINS]
@@ -241,7 +270,8 @@ def headroom(
         # every domain: the overall headroom is the smallest, bound by those domains' checks.
         fewest = min(d.racks for d in domains)
         binding = [f for d in domains if d.racks == fewest for f in d.binding]
-        overall = DomainHeadroom("overall", fewest, binding)
+        failing = any(d.failing_already for d in domains if d.racks == fewest)
+        overall = DomainHeadroom("overall", fewest, binding, failing_already=failing)
         at_limit = grower.findings(overall.racks, None)
         binding_areas = {f.area for f in overall.binding}
         for d, area in zip(domains, DOMAINS, strict=True):
@@ -250,17 +280,27 @@ def headroom(
     target_kind, target = next(
         (k, v) for k, v in (("loop", loop), ("zone", zone), ("row", row)) if v
     )
-    shared = {
-        (scope, entity_id)
-        for scope, entities in grower.affected(site, []).items()
-        for entity_id, _ in entities
-    }
-    already = [
-        f
-        for f in baseline.findings
-        if f.status == "fail" and (f.entity_kind, f.entity_id) in shared
-    ]
     return HeadroomReport(rack_type, target_kind, target, template.id, overall, domains, already)
+
+
+def _upstream(site: Site, template: Rack) -> set[tuple[str, str]]:
+    """(kind, id) of every busway, panel and source above the template rack's PDUs: what a
+    copy of it is fed by."""
+    found: set[tuple[str, str]] = set()
+    for group in template.pdus.values():
+        for pdu in group:
+            node, seen = pdu.fed_by, set()
+            while node is not None and node not in seen:
+                seen.add(node)
+                if node in site.distribution:
+                    found.add(("distribution", node))
+                    node = site.distribution[node].fed_by
+                elif node in site.sources:
+                    found.add(("power_source", node))
+                    node = None
+                else:
+                    node = None
+    return found
 
 
 def _distinct(findings: list[Finding]) -> list[Finding]:

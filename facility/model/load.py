@@ -720,3 +720,14 @@ class _Resolver:
 def resolve(document: SiteDocument, source: SourceMap, sha256: str) -> Site:
     """Follow every reference of a validated document into a :class:`Site`."""
     return _Resolver(document, source).resolve(sha256)
+
+
+def catalog_rack_type(catalog_id: str) -> ResolvedRackType | None:
+    """The catalog's rack type ``catalog_id`` as a site would resolve ``type: <id>`` (None when
+    the catalog has no such rack type): what ``facility headroom --rack-type`` adds."""
+    entry = catalog.entry("rack_type", catalog_id)
+    if entry is None:
+        return None
+    document = SiteDocument.model_validate({"site": {"name": "catalog"}})
+    resolver = _Resolver(document, SourceMap("catalog"))
+    return resolver.rack_type(RackType(id=entry.id, catalog=entry.id), ("rack_types", 0))

@@ -16,6 +16,10 @@ SCHEMA = "facility-headroom/1"
 
 
 def _count(d: DomainHeadroom) -> str:
+    if d.failing_already:
+        return _("0 (a check fails already)")
+    if d.unbounded and not d.upstream_modelled:
+        return _("upstream not modelled")
     if d.unbounded:
         return _("≥ %(limit)s (nothing binds)") % {"limit": f"{SEARCH_LIMIT:,}"}
     return f"{d.racks:,}"
@@ -42,19 +46,23 @@ def headroom_text(report: HeadroomReport, titles: dict[str, str] | None = None) 
         "",
         _("more racks that fit: %(count)s") % {"count": _count(o)},
     ]
+    failing_today = {f.id for f in report.already_failing}
     for f in o.binding:
         who = (
             _("each new rack")
             if f.entity_id.startswith("new-")
             else f"{entity_kind_word(f.entity_kind)} {f.entity_id}"
         )
-        lines.append(
-            "  "
-            + _("binds first: %(rule)s %(title)s — %(who)s, with one more: %(message)s")
-            % {"rule": f.rule, "title": _title(f, titles), "who": who, "message": message(f)}
-        )
+        words = {"rule": f.rule, "title": _title(f, titles), "who": who, "message": message(f)}
+        if f.id in failing_today:
+            line = _("fails already: %(rule)s %(title)s — %(who)s: %(message)s") % words
+        else:
+            line = (
+                _("binds first: %(rule)s %(title)s — %(who)s, with one more: %(message)s") % words
+            )
+        lines.append("  " + line)
     if report.already_failing:
-        lines += ["", _("already failing today (more racks make these worse; not counted above):")]
+        lines += ["", _("already failing today (no more racks fit where these fail):")]
         for f in report.already_failing:
             lines.append(
                 f"  {f.rule} {entity_kind_word(f.entity_kind)} {f.entity_id}: {message(f)}"
@@ -114,6 +122,8 @@ def _domain_json(d: DomainHeadroom) -> dict[str, Any]:
         "domain": d.domain,
         "racks": d.racks,
         "unbounded": d.unbounded,
+        "failing_already": d.failing_already,
+        "upstream_modelled": d.upstream_modelled,
         "binding": [finding_json(f) for f in d.binding],
         "stranded": [finding_json(f) for f in d.stranded],
     }

@@ -62,9 +62,40 @@ def test_floor_zone_binds_on_the_zone_aggregate(small) -> None:
 
 
 def test_power_path_without_upstream_does_not_bind(small) -> None:
-    # each new rack brings its own 5 + 5 PDUs and no upstream element is modelled
+    # each new rack brings its own 5 + 5 PDUs and no upstream element is modelled: nothing the
+    # site states bounds it, and the report says so rather than "nothing binds"
     power = domain(small, "power path")
     assert power.racks == SEARCH_LIMIT and power.unbounded and not power.binding
+    assert not power.upstream_modelled
+    assert domain(small, "liquid loop").upstream_modelled  # (only power has an upstream)
+
+
+def test_a_domain_that_already_fails_has_no_headroom(tmp_path: Path) -> None:
+    # Air units of 50 kW: N+1 capacity 2 · 50 − 50 = 50 kW < 4 · 13.5 = 54 kW → AIR-002 fails
+    # today (normal operation, 54 ≤ 100 kW, passes). Room air: 0 more, AIR-002 named —
+    # not the 0 more the N+1 search alone would give for the wrong reason, nor a count.
+    text = (EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8")
+    assert text.count("sensible_capacity: 70 kW") == 1
+    path = tmp_path / "site.yaml"
+    path.write_text(text.replace("sensible_capacity: 70 kW", "sensible_capacity: 50 kW"))
+    site = load_site(path)
+    report = headroom(site, RULES, audit(site, RULES), "gb300-r1", loop="TCS-1")
+    air = domain(report, "room air")
+    assert (air.racks, air.failing_already) == (0, True)
+    assert [(f.rule, f.entity_id, f.status) for f in air.binding] == [("AIR-002", "R1", "fail")]
+    assert report.overall.racks == 0 and report.overall.failing_already
+    assert domain(report, "floor zone").racks == 63  # the other domains still searched
+    assert not domain(report, "floor zone").failing_already
+
+
+def test_a_catalog_rack_type_can_be_added() -> None:
+    # gb300-nvl72 is no rack type of small-ready: the catalog's (135 kW, 90 % liquid: the
+    # same air heat per rack as gb300-r1), so room air binds at 1 more as above
+    site = load_site(EXAMPLES / "small-ready.yaml")
+    assert "gb300-nvl72" not in site.rack_types
+    report = headroom(site, RULES, audit(site, RULES), "gb300-nvl72", loop="TCS-1")
+    assert report.rack_type == "gb300-nvl72"
+    assert domain(report, "room air").racks == 1
 
 
 def test_stranded_capacity_at_the_limit(small) -> None:
@@ -80,9 +111,12 @@ def test_stranded_capacity_at_the_limit(small) -> None:
 def test_hall_b3_row_b_has_no_room_on_its_raised_floor() -> None:
     site = load_site(EXAMPLES / "hall-b3.yaml")
     report = headroom(site, RULES, audit(site, RULES), "atlas-b3", row="B")
-    # each new cabinet: 1,100 · 9.80665 / 0.72 = 15.0 kPa > 12 kPa
+    # each new cabinet: 1,100 · 9.80665 / 0.72 = 15.0 kPa > 12 kPa; and row B's loop TCS-B
+    # fails today (one CDU: LIQ-002 and LIQ-004), so the liquid loop has no headroom either
     assert report.overall.racks == 0
-    assert [f.rule for f in report.overall.binding] == ["FLR-001"]
+    assert sorted(f.rule for f in report.overall.binding) == ["FLR-001", "LIQ-002", "LIQ-004"]
+    liquid = domain(report, "liquid loop")
+    assert liquid.failing_already and {f.entity_id for f in liquid.binding} == {"TCS-B"}
 
 
 def test_bad_targets() -> None:
