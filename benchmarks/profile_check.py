@@ -3,8 +3,8 @@
     uv run python benchmarks/profile_check.py FILE [--format json|html] [--interval 0.001]
         [--html-out profile.html]
 
-Runs what ``facility check FILE -o result.json`` runs (load, audit, waivers, the JSON result
-streamed to a file) under pyinstrument's statistical profiler, which samples the stack every
+Runs what ``facility check FILE -o result.json`` runs (load, audit, single failures, waivers,
+the JSON result streamed to a file) under pyinstrument's statistical profiler, which samples the stack every
 ``--interval`` seconds instead of tracing every call, so the proportions are those of a real
 run. Prints the time per phase and the call tree (functions under 1 % hidden).
 ``--format html`` profiles the HTML report instead. ``benchmarks/generate_campus.py`` writes
@@ -32,11 +32,10 @@ def main() -> None:
     parser.add_argument("--html-out", type=Path, help="also write pyinstrument's HTML view here")
     args = parser.parse_args()
 
-    from facility.engine.evaluate import audit, default_profile
+    from facility.check import run_check
+    from facility.engine.evaluate import default_profile
     from facility.engine.rules import load_rules
-    from facility.engine.waivers import apply_waivers
     from facility.model.load import load_site
-    from facility.report.context import ReportInput
     from facility.report.outputs import render_pieces
     from facility.report.write import write_atomically
 
@@ -47,10 +46,9 @@ def main() -> None:
     site = load_site(args.file)
     phases.append(("load", time.perf_counter() - start))
     ruleset = load_rules(profile=default_profile(site))
-    result = audit(site, ruleset, as_of=MOMENT.date())
-    phases.append(("audit", time.perf_counter() - start - sum(t for _, t in phases)))
-    waivers = apply_waivers(result, list(site.waivers), MOMENT.date(), {})
-    report = ReportInput(result, site, ruleset, waivers, MOMENT)
+    report = run_check(site, ruleset, generated_at=MOMENT)  # audit, single failures, waivers
+    result = report.result
+    phases.append(("check", time.perf_counter() - start - sum(t for _, t in phases)))
     with tempfile.TemporaryDirectory() as tmp:
         write_atomically(Path(tmp) / f"out.{args.format}", render_pieces(args.format, report))
     phases.append((args.format, time.perf_counter() - start - sum(t for _, t in phases)))

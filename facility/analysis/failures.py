@@ -156,10 +156,10 @@ class _Failer:
                     stack.append(child)
         return found
 
-    def without_pdus(self, lost: Iterable[Pdu], one_rack: bool = False) -> tuple[Site, Affected]:
+    def without_pdus(self, lost: Iterable[Pdu]) -> tuple[Site, Affected]:
         """The racks lose ``lost``; the site object itself is not copied (see ``overrides``).
-        ``one_rack``: the PDUs are one rack's side, and the upstream sums are the normal
-        audit's with that rack's PDUs' shares changed (no walk over every PDU below)."""
+        The upstream sums are the normal audit's with the changed racks' PDU shares moved (no
+        walk over every PDU below a UPS for each scenario)."""
         lost = list(lost)
         lost_ids = {p.id for p in lost}
         changed: dict[str, Rack] = {}
@@ -179,11 +179,8 @@ class _Failer:
             "rack_by_id": ChainMap(dict(changed), self.base_memo["rack_by_id"]),
             "pdus_out_of_service": lost_ids,
         }
-        if one_rack:
-            before = [
-                p for r in changed for side in self.racks_by_id[r].pdus.values() for p in side
-            ]
-            self.overrides["moved_pdus"] = (self.base, before, lost_ids)
+        before = [p for r in changed for side in self.racks_by_id[r].pdus.values() for p in side]
+        self.overrides["moved_pdus"] = (self.base, before, lost_ids)
         remaining = [p for r in changed.values() for side in r.pdus.values() for p in side]
         # Every element above a PDU whose load changed: those of the lost PDUs carry less,
         # those of the survivors more (a rack side's load moves to the rack's other side).
@@ -237,7 +234,7 @@ class _Failer:
             # The rack, its surviving PDUs, and every element upstream of the rack's PDUs:
             # the survivors' busways and source now carry the whole rack.
             rack_id, side = element.rsplit(":", 1)
-            return self.without_pdus(self.racks_by_id[rack_id].pdus[side], one_rack=True)
+            return self.without_pdus(self.racks_by_id[rack_id].pdus[side])
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":

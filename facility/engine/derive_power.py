@@ -362,9 +362,13 @@ def _aggregate_moved(
             return None
         total = normal.memo[("sum", element_id, per_pdu)] = (base.value, base.inputs[0][1])
     value, count = total
-    for pdu in changed:
-        if not any(element.id == element_id for element in _upstream(normal, pdu)):
-            continue
+    below = ctx.memo.get("moved_below")  # element id -> the changed PDUs below it
+    if below is None:
+        below = ctx.memo["moved_below"] = {}
+        for pdu in changed:
+            for element in _upstream(normal, pdu):
+                below.setdefault(element.id, []).append(pdu)
+    for pdu in below.get(element_id, ()):
         before = _pdu_share(normal, pdu, per_pdu)
         after = None if pdu.id in lost else _pdu_share(ctx, pdu, per_pdu)
         if before is None or (after is None and pdu.id not in lost):

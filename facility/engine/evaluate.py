@@ -88,8 +88,11 @@ def evaluate_entities(
         ctx.memo = memo
     findings = []
     for rule in rules:
+        scoped = entities.get(rule.spec.scope)
+        if not scoped:
+            continue  # (a scenario touches a few scopes: no tables for the others)
         tables = _tables(ctx, rule)
-        for entity_id, entity in entities.get(rule.spec.scope, ()):
+        for entity_id, entity in scoped:
             finding = _apply(ctx, rule, entity_id, entity, tables)
             if finding is not None:
                 findings.append(finding)

@@ -20,4 +20,4 @@ class ReportInput:
     waivers: WaiverReport
     generated_at: dt.datetime  # an input, never the clock inside a renderer: reports reproduce
     lang: str = "en"
-    failures: FailureReport | None = None  # the single-failure analysis, with --failures
+    failures: FailureReport | None = None  # the single-failure analysis (None: not run)

@@ -144,7 +144,7 @@ def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
 
 
 def failures_data(report: FailureReport) -> dict[str, Any]:
-    """The analysis as JSON data: also the ``failures`` section of ``check --failures -f json``
+    """The analysis as JSON data: also the ``failures`` section of ``check -f json``
     (English, as the JSON result)."""
     with using_language(DEFAULT_LANGUAGE):
         return {

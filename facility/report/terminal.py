@@ -260,7 +260,7 @@ def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
                             "expires": r.waiver.expires.isoformat(),
                         }
                     )
-        if report.failures is not None:  # check --failures: the count; `facility failures` tells
+        if report.failures is not None:  # the analysis ran: the count; `facility failures` tells
             spofs = f"{len(report.failures.single_points_of_failure):,}"
             line = _("single points of failure: %(n)s (see facility failures)") % {"n": spofs}
             lines += ["", line]
