@@ -150,7 +150,7 @@ class RuleSet:
     profile: str
     profile_description: str
     assumptions: Assumptions
-    version: str  # sha256 over the rule and profile files, shortened
+    version: str  # sha256 over the profile files and the rule files in effect, shortened
     sources: list[str] = field(default_factory=list)
 
     def by_code(self, code: str) -> Rule | None:
@@ -188,14 +188,22 @@ def parameter_kind(text: str | float | int) -> str:
 class _Loader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
-        self.digest = hashlib.sha256()
+        self.read_bytes: dict[str, bytes] = {}  # file -> its name and bytes, as hashed
         self.sources: list[str] = []
 
     def read(self, path: Path) -> tuple[Any, SourceMap]:
         data, source, raw = _read_rule_file(path)
-        self.digest.update(path.name.encode() + b"\0" + raw)
+        self.read_bytes[source.file] = path.name.encode() + b"\0" + raw
         self.sources.append(str(path))
         return data, source
+
+    def version(self, files: list[str]) -> str:
+        """sha256 over ``files`` (the profiles and the rules in effect), in the order read:
+        a rule file that the profile leaves out does not change it."""
+        digest = hashlib.sha256()
+        for file in files:
+            digest.update(self.read_bytes[file])
+        return digest.hexdigest()[:16]
 
     def problem(self, source: SourceMap, path: tuple[str | int, ...], message: str) -> None:
         self.problems.append(Problem(source.locate(path), field_name(path), message))
@@ -316,10 +324,12 @@ def load_rules(
             )
 
     rules: list[Rule] = []
+    in_effect = {source.file for _, source in profiles}
     for spec, source in specs:
         selected = settings["select"] == "all" or spec.code in settings["select"]
         if not selected or spec.code in settings["ignore"]:
             continue
+        in_effect.add(source.file)
         rule = _check_rule(loader, spec, source, settings)
         if rule is not None:
             rules.append(rule)
@@ -332,7 +342,7 @@ def load_rules(
         profiles[-1][0].name,
         profiles[-1][0].description,
         assumptions,
-        loader.digest.hexdigest()[:16],
+        loader.version([f for f in loader.read_bytes if f in in_effect]),
         loader.sources,
     )
 

@@ -14,7 +14,6 @@ import pytest
 
 from facility.check import run_check
 from facility.engine.evaluate import default_profile
-from facility.engine.rules import bundled_rules_dir, load_rules
 from facility.model.load import load_site
 from facility.report.context import ReportInput
 from facility.report.html import render_html
@@ -23,6 +22,7 @@ from facility.report.junit import render_junit
 from facility.report.markdown import render_markdown
 from facility.report.sarif import render_sarif
 from facility.report.terminal import render_text
+from tests.frozen_rules import frozen_rules
 from tests.report.conftest import GENERATED_AT, GOLDEN, ROOT
 
 I18N_GOLDEN = ROOT / "tests" / "i18n" / "golden"
@@ -41,7 +41,7 @@ RENDERERS = {
 def report() -> ReportInput:
     with contextlib.chdir(ROOT):
         site = load_site(Path(SITE))
-        ruleset = load_rules([bundled_rules_dir()], default_profile(site))
+        ruleset = frozen_rules(default_profile(site))
         return run_check(site, ruleset, generated_at=GENERATED_AT)
 
 

@@ -40,6 +40,7 @@ from facility.report.json_report import render_report_json
 from facility.report.markdown import render_markdown
 from facility.report.terminal import render_text
 from facility.report.view import build_view
+from tests.frozen_rules import FROZEN
 from tests.report.conftest import GENERATED_AT, GOLDEN, ROOT, report_for
 from tests.report.htmlcheck import parse
 from tests.report.test_escaping import MARKDOWN, SCRIPT, hostile_site
@@ -319,13 +320,13 @@ def without_analysis(tmp_path_factory: pytest.TempPathFactory) -> ReportInput:
     rules = tmp_path_factory.mktemp("rules")
     (rules / "profiles").mkdir()
     (rules / "profiles" / "no-n-1.yaml").write_text(
-        "name: no-n-1\ndescription: tier-iii without RED-001\nextends: tier-iii\n"
+        "name: no-n-1\ndescription: tier-iii without RED-001\nextends: frozen-tier-iii\n"
         "ignore: [RED-001]\n",
         encoding="utf-8",
     )
     with contextlib.chdir(ROOT):
         site = load_site(Path("examples/hall-b3.yaml"))
-    ruleset = load_rules([bundled_rules_dir(), rules], "no-n-1")
+    ruleset = load_rules([bundled_rules_dir(), rules], "no-n-1", profile_dirs=[FROZEN / "profiles"])
     return run_check(site, ruleset, generated_at=GENERATED_AT)
 
 

@@ -22,7 +22,9 @@ def test_check_writes_sarif_and_junit(
 ) -> None:
     monkeypatch.chdir(ROOT)
     sarif, junit = tmp_path / "r.sarif", tmp_path / "r.xml"
-    args = ["check", SITE, "--profile", "tier-iii", "--waivers", WAIVERS]
+    # the frozen rule set of the renderer fixtures (tests/frozen_rules), through --rules
+    args = ["check", SITE, "--rules", "tests/frozen_rules", "--profile", "frozen-tier-iii"]
+    args += ["--waivers", WAIVERS]
     args += ["-o", str(sarif), "-o", str(junit), "--generated-at", "2026-11-29T12:00:00Z"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1, result.output  # Hall B3 is not ready

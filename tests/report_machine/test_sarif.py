@@ -202,7 +202,7 @@ def test_invocation_and_run_properties(report: ReportInput, log: dict[str, Any])
     assert artifact["location"]["uri"] == SITE
     assert artifact["hashes"] == {"sha-256": report.result.site_sha256}
     assert run["properties"]["verdict"] == "not-ready"
-    assert run["properties"]["profile"] == "tier-iii"
+    assert run["properties"]["profile"] == "frozen-tier-iii"  # (tests/frozen_rules)
 
 
 def test_expired_and_stale_waivers_are_notifications(tmp_path: Path) -> None:
