@@ -477,3 +477,28 @@ def test_check_with_a_non_finite_rule_parameter_exits_2(tmp_path: Path, value: s
     assert "parameters.max_x" in result.stderr and "finite" in result.stderr
     assert "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_the_version_hashes_the_profiles_and_the_rules_in_effect(tmp_path: Path) -> None:
+    # A rule file the profile leaves out does not change the version; one it selects does.
+    extra = tmp_path / "extra"
+    (extra / "profiles").mkdir(parents=True)
+    probe = (bundled_rules_dir() / "air" / "AIR-003.yaml").read_text(encoding="utf-8")
+    probe = probe.replace("code: AIR-003", "code: AIR-097").replace(
+        "name: air.air_cooled_rack_too_dense", "name: air.version_probe"
+    )
+    (extra / "AIR-097.yaml").write_text(probe, encoding="utf-8")
+    (extra / "profiles" / "without-probe.yaml").write_text(
+        "name: without-probe\ndescription: supernode without the probe\nextends: supernode\n"
+        "ignore: [AIR-097]\n",
+        encoding="utf-8",
+    )
+    plain = load_rules(profile="supernode")
+    without = load_rules([bundled_rules_dir(), extra], "without-probe")
+    with_probe = load_rules([bundled_rules_dir(), extra], "supernode")
+    assert {r.code for r in without.rules} == {r.code for r in plain.rules}
+    assert without.version != plain.version  # its own profile file is in effect
+    assert with_probe.version not in (plain.version, without.version)
+    (extra / "AIR-097.yaml").write_text(probe + "\n", encoding="utf-8")
+    assert load_rules([bundled_rules_dir(), extra], "without-probe").version == without.version
+    assert load_rules([bundled_rules_dir(), extra], "supernode").version != with_probe.version
