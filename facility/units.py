@@ -612,7 +612,15 @@ def parse_quantity(text: Any, kind_name: str) -> float:
         raise QuantityError(_expected(kind, repr(text)))
     if isinstance(text, int | float):
         if kind_name == "fraction":
-            value = float(text)
+            try:
+                value = float(text)
+            except OverflowError:  # an int of 309+ digits: beyond any float
+                raise QuantityError(
+                    Message(
+                        "expected a finite number, got a number of %(digits)s digits",
+                        digits=f"{len(str(abs(text))):,}",
+                    )
+                ) from None
             if not math.isfinite(value):
                 raise QuantityError(
                     Message("expected a finite number, got %(text)s", text=repr(text))
