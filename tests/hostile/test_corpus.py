@@ -302,6 +302,7 @@ def test_alias_bomb_fails_in_little_memory(tmp_path) -> None:
     assert peak < 150  # MB; measured ~45 MB, the same as a small valid site
 
 
+@pytest.mark.slow  # two child processes reading 50 MB each: ~4 s of the default suite's budget
 @pytest.mark.skipif(sys.platform != "linux", reason="peak RSS from /proc/self/status")
 @pytest.mark.parametrize("name", ["big-scalar-50mb", "big-comments-50mb"])
 def test_a_50_mb_file_fails_at_the_exact_line_in_bounded_memory(name, tmp_path) -> None:
