@@ -162,7 +162,7 @@ def _removing_never_helps(case: tuple[str, list[tuple[str, int, str]]]) -> None:
     _check(BEFORE[name], after, "only" if all(moved) else "mixed" if any(moved) else "none")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_removing_inputs_never_improves_the_verdict(case) -> None:
     _removing_never_helps(case)

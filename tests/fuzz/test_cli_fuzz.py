@@ -78,7 +78,7 @@ def _run(tmp: Path, name: str, text: str) -> None:
 
 
 FAST = settings(
-    max_examples=20,
+    max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -218,7 +218,7 @@ def _mapped_reported_or_refused(edits: list) -> None:
         assert render(doc, report).startswith("# Imported by")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits=_edits)
 def test_any_value_in_any_field_is_mapped_reported_or_a_mapping_error(edits: list) -> None:
     _mapped_reported_or_refused(edits)
