@@ -318,10 +318,10 @@ def check(
     from facility.i18n import using_language
 
     # The language of the reports is also that of this run's messages (errors in the input).
-    with using_language(lang.value):
+    with using_language(lang.value):  # (--failures: kept for old scripts, nothing to do)
         _check(
             site, output_format, output, fail_on, profile, rules, waivers, generated_at, lang,
-            show_passed, with_failures, fail_on_incomplete,
+            show_passed, fail_on_incomplete,
         )  # fmt: skip
 
 
@@ -336,7 +336,6 @@ def _check(
     generated_at: str | None,
     lang: Language,
     show_passed: bool,
-    with_failures: bool,
     fail_on_incomplete: bool = True,
 ) -> None:
     from facility.engine.evaluate import default_profile

@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from facility.analysis.failures import utilisation
+from facility.engine.derive_power import upstream
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
+from facility.engine.quantities import Assumptions, Context
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
@@ -242,12 +244,13 @@ def headroom(
             f for f in grower.findings(n, area) if f.status == "fail" and f.id not in failing_before
         ]
 
+    feeds = _upstream(site, template)
     shared = {
         (scope, entity_id)
         for scope, entities in grower.affected(site, []).items()
         for entity_id, _ in entities
         if scope not in ("distribution", "power_source")
-    } | {(kind, element) for kind, element in _upstream(site, template)}
+    } | feeds
     already = [
         f
         for f in baseline.findings
@@ -261,7 +264,7 @@ def headroom(
             return DomainHeadroom(name, 0, _distinct(failing), failing_already=True)
         n = _search(lambda k: not new_failures(k, area))
         binding = new_failures(n + 1, area) if n < SEARCH_LIMIT else []
-        modelled = area != "power" or bool(_upstream(site, template))
+        modelled = area != "power" or bool(feeds)
         return DomainHeadroom(name, n, _distinct(binding), upstream_modelled=modelled)
 
     with paused_gc():
@@ -285,22 +288,14 @@ def headroom(
 
 def _upstream(site: Site, template: Rack) -> set[tuple[str, str]]:
     """(kind, id) of every busway, panel and source above the template rack's PDUs: what a
-    copy of it is fed by."""
-    found: set[tuple[str, str]] = set()
-    for group in template.pdus.values():
-        for pdu in group:
-            node, seen = pdu.fed_by, set()
-            while node is not None and node not in seen:
-                seen.add(node)
-                if node in site.distribution:
-                    found.add(("distribution", node))
-                    node = site.distribution[node].fed_by
-                elif node in site.sources:
-                    found.add(("power_source", node))
-                    node = None
-                else:
-                    node = None
-    return found
+    copy of it is fed by (the engine's own walk of the power chain)."""
+    ctx = Context(site, Assumptions())
+    return {
+        ("distribution" if element.id in site.distribution else "power_source", element.id)
+        for group in template.pdus.values()
+        for pdu in group
+        for element in upstream(ctx, pdu)
+    }
 
 
 def _distinct(findings: list[Finding]) -> list[Finding]:

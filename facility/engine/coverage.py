@@ -1,9 +1,9 @@
 """What an audit judged, what it could not evaluate and why, and what the site does not model.
 
-Per area (power, liquid, air, floor, cluster, single failures): for each kind of entity the area's rules run
-on, how many entities there are, how many had every applicable check evaluated, how many had
-a check not evaluated, and how many no check applied to; the reasons checks were not
-evaluated, grouped by rule and reason; and statements of what the site (or this version of
+Per area (power, liquid, air, floor, cluster, single failures): for each kind of entity the
+area's rules run on, how many entities there are, how many had every applicable check
+evaluated, how many had a check not evaluated, and how many no check applied to; the reasons
+checks were not evaluated, grouped by rule and reason; and statements of what the site (or this version of
 the tool) does not model at all, derived from the model, so nothing is silently out of scope.
 """
 

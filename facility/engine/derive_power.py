@@ -366,7 +366,7 @@ def _aggregate_moved(
     if below is None:
         below = ctx.memo["moved_below"] = {}
         for pdu in changed:
-            for element in _upstream(normal, pdu):
+            for element in upstream(normal, pdu):
                 below.setdefault(element.id, []).append(pdu)
     for pdu in below.get(element_id, ()):
         before = _pdu_share(normal, pdu, per_pdu)
@@ -576,7 +576,7 @@ def has_modules(ctx: Context, source: Any) -> Value:
 # --- which side an element belongs to -------------------------------------------------------
 
 
-def _upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
+def upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
     """The distribution elements and source above ``pdu``, nearest first (one walk per
     element a PDU is fed by, shared by every PDU it feeds)."""
     if pdu.fed_by is None:
@@ -606,7 +606,7 @@ def _upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
     "True when an element above the PDU declares its power side",
 )
 def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
-    return Value(float(any(e.side is not None for e in _upstream(ctx, pdu))))
+    return Value(float(any(e.side is not None for e in upstream(ctx, pdu))))
 
 
 @quantity(
@@ -616,7 +616,7 @@ def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
     "Elements above the PDU declared for another power side than the PDU's",
 )
 def upstream_side_conflicts(ctx: Context, pdu: Pdu) -> Value:
-    other = [e for e in _upstream(ctx, pdu) if e.side is not None and e.side != pdu.side]
+    other = [e for e in upstream(ctx, pdu) if e.side is not None and e.side != pdu.side]
     if not other:
         return Value(0.0, Message("every element above is on side %(side)s", side=pdu.side), ())
     return Value(

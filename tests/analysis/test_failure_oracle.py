@@ -28,7 +28,7 @@ from facility.analysis.failures import (
 )
 from facility.engine.evaluate import audit
 from facility.engine.findings import Finding
-from facility.engine.quantities import Context
+from facility.engine.quantities import Context, Value
 from facility.engine.rules import RuleSet, load_rules
 from facility.model.load import load_site
 from facility.model.site import Site
@@ -104,13 +104,20 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
 
 
 def _figures(f: Finding) -> tuple[object, ...]:
-    observed = f.observed.value if f.observed is not None else None
-    limit = f.limit.value if f.limit is not None else None
-    return (f.status, _rounded(observed), _rounded(limit))
+    """What a report shows of a finding: status, each value and its working (formula and the
+    inputs put into it), values to 9 significant digits (sums taken in another order)."""
+    return (f.status, _value(f.observed), _value(f.limit))
+
+
+def _value(value: Value | None) -> tuple[object, ...] | None:
+    if value is None:
+        return None
+    inputs = tuple((symbol, _rounded(number), kind) for symbol, number, kind in value.inputs)
+    return (_rounded(value.value), str(value.formula), inputs)
 
 
 def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 6)
+    return None if value is None else float(f"{value:.9g}")
 
 
 def check_oracle(site: Site, ruleset: RuleSet) -> int:
