@@ -425,6 +425,13 @@ def _canonical_for(dimensionality: str) -> str | None:
     return None
 
 
+_CACHE: dict[str, UnitConversion] = {}
+_REFUSED: dict[str, tuple[type[QuantityError], str]] = {}  # unit → the error it raised
+# What pint made of each text it parsed ("kW²" and "kW**2" are one text to pint), False when it
+# refused it: pint parses each distinct text once, however it was spelt.
+_BY_PINT_TEXT: dict[str, UnitConversion | bool] = {}
+
+
 def conversion_by_pint(unit: str) -> UnitConversion:
     """Ask pint how ``unit`` converts to the canonical unit of its dimensionality.
 
@@ -432,13 +439,26 @@ def conversion_by_pint(unit: str) -> UnitConversion:
     reaches pint (nor imports it)."""
     if unit:
         check_unit(unit)
+    text = _pint_unit(unit)
+    seen = _BY_PINT_TEXT.get(text)
+    if isinstance(seen, UnitConversion):
+        return seen
+    if seen is not None:  # pint refused this text before
+        raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit))
     import pint
 
     ureg = registry()
     try:
-        parsed = ureg.parse_units(_pint_unit(unit)) if unit else ureg.dimensionless
+        parsed = ureg.parse_units(text) if unit else ureg.dimensionless
     except (pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError) as exc:
+        _BY_PINT_TEXT[text] = False
         raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit)) from exc
+    found = _conversion_of(ureg, parsed)
+    _BY_PINT_TEXT[text] = found
+    return found
+
+
+def _conversion_of(ureg, parsed) -> UnitConversion:
     dimensionality = _dimension_text(ureg.Quantity(1.0, parsed).dimensionality)
     is_delta = any(name.startswith("delta_") for name in parsed._units)
     is_offset = not ureg.Quantity(1.0, parsed)._is_multiplicative
@@ -466,10 +486,6 @@ def _shipped_table() -> dict[str, UnitConversion]:
     except FileNotFoundError:  # pragma: no cover - only while rebuilding the table
         return {}
     return {unit: UnitConversion(*row) for unit, row in raw["units"].items()}
-
-
-_CACHE: dict[str, UnitConversion] = {}
-_REFUSED: dict[str, tuple[type[QuantityError], str]] = {}  # unit → the error it raised
 
 
 def conversion(unit: str) -> UnitConversion:
@@ -502,6 +518,7 @@ def forget_units() -> None:
     outside the shipped table builds it again)."""
     _CACHE.clear()
     _REFUSED.clear()
+    _BY_PINT_TEXT.clear()
     _normalise_unit.cache_clear()
     registry.cache_clear()
 

@@ -399,3 +399,34 @@ def test_parameter_and_display_units_go_through_the_grammar(no_pint):
     with pytest.raises(QuantityError, match="has a power larger than 4"):
         to_unit(1.0, "power", "kW**9**9**9")
     assert no_pint.calls == 0
+
+
+def test_spellings_of_one_unit_reach_pint_once(monkeypatch):
+    # "dm²", "dm**2 " and "dm**2" normalise to one text; pint parses it once, and a text pint
+    # refused is refused again without asking it.
+    real = units.registry()
+    asked: list[str] = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def parse_units(self, text, *args, **kwargs):
+            asked.append(text)
+            return real.parse_units(text, *args, **kwargs)
+
+    counting = Counting()
+
+    def registry():
+        return counting
+
+    registry.cache_clear = lambda: None  # type: ignore[attr-defined]
+    units.forget_units()
+    monkeypatch.setattr(units, "registry", registry)
+    for text in ("2 dm²", "2 dm**2 ", "2 dm**2"):
+        assert parse_quantity(text, "area") == pytest.approx(0.02, rel=EXACT)  # 2 · 0.1² m²
+    for text in ("1 kilowatz", "1 kilowatz "):
+        with pytest.raises(QuantityError, match="unknown unit 'kilowatz'"):
+            parse_quantity(text, "power")
+    assert asked == ["dm**2", "kilowatz"]
+    units.forget_units()
