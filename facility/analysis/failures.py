@@ -51,11 +51,18 @@ class Scenario:
 @dataclass(slots=True)
 class ScenarioResult:
     scenario: Scenario
-    findings: list[Finding]  # the affected entities, judged with the element out of service
+    changed: list[Finding]  # the affected checks the loss moved (status or figures)
     new_failures: list[Finding]  # failing now, not failing before the loss
     worst: Finding | None  # the affected finding with the highest utilisation
     worst_utilisation: float | None
-    changed: list[Finding] = field(default_factory=list)  # findings the loss moved at all
+    # The affected checks the loss did not move: the normal audit's own findings, shared, so a
+    # campus's tens of thousands of scenarios do not each keep a copy of what reads the same.
+    unchanged: list[Finding] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every check the loss touches, judged with the element out of service."""
+        return [*self.changed, *self.unchanged]
 
     @property
     def id(self) -> str:
@@ -302,15 +309,17 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
             findings = [_still_unknown(f, unknown_before) for f in findings]
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
-            changed = []
+            changed, unchanged = [], []
             for f in findings:
-                if not _changed(f, before.get(f.id)):
-                    continue  # untouched by this failure (e.g. the floor under a rack)
+                prior = before.get(f.id)
+                if prior is not None and not _changed(f, prior):
+                    unchanged.append(prior)  # untouched by this failure (the floor under a rack)
+                    continue
                 changed.append(f)
                 u = utilisation(f)
                 if u is not None and (worst_u is None or u > worst_u):
                     worst, worst_u = f, u
-            report.results.append(ScenarioResult(scenario, findings, new, worst, worst_u, changed))
+            report.results.append(ScenarioResult(scenario, changed, new, worst, worst_u, unchanged))
     return report
 
 

@@ -139,7 +139,7 @@ def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
         },
         # The checks the loss moved (status or figures); the others read as in the normal audit.
         "findings": [finding_json(f) for f in sorted(r.changed, key=lambda f: f.id)],
-        "unchanged": len(r.findings) - len(r.changed),
+        "unchanged": len(r.unchanged),
     }
 
 

@@ -392,7 +392,7 @@ class _Columns:
         """The worst changed finding in each column, over every failure of ``group``."""
         cells: dict[Column, Finding] = {}
         for r in group.members:
-            for f in r.findings:
+            for f in r.changed:  # what the loss did not move reads as before
                 if not _changed(f, before.get(f.id)):
                     continue
                 column, label = _column(f, self.lookup)

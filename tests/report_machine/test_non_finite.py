@@ -159,9 +159,7 @@ def test_the_streamed_encoder_refuses_nan_and_infinity() -> None:
 def test_failures_headroom_and_diff_json_refuse_nan() -> None:
     bad = _finding(status="fail", margin=math.nan)
     site = {"name": "T", "file": "t.yaml", "sha256": "0" * 64}
-    scenario = ScenarioResult(
-        Scenario("cdu", "CDU-1", "CDU-1 out"), [bad], [bad], None, None, [bad]
-    )
+    scenario = ScenarioResult(Scenario("cdu", "CDU-1", "CDU-1 out"), [bad], [bad], None, None)
     with pytest.raises(ValueError):
         failures_json(FailureReport([scenario]), site)
     domain = DomainHeadroom("overall", 1, [bad])
