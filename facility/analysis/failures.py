@@ -17,18 +17,17 @@ entities it affects, so a campus's thousands of scenarios cost about one audit i
 from __future__ import annotations
 
 import dataclasses
-from collections import ChainMap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from facility.engine.derive_power import prime_indexes
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Context
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
+from facility.model import overlay
 from facility.model.cooling import Pumps
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 
@@ -133,65 +132,23 @@ def scenarios(site: Site) -> list[Scenario]:
 
 
 class _Failer:
-    """Builds the failed copy of a site and the entities a failure affects."""
+    """Builds the failed overlay of a site and the entities a failure affects, from the
+    site's relations (:mod:`facility.model.topology`)."""
 
-    def __init__(self, site: Site, base: Context):
+    def __init__(self, site: Site):
         self.site = site
-        self.base = base  # the normal audit's context: its sums are what a rack side moves
-        self.base_memo = base.memo
-        self.overrides: dict[str, Any] = {}
-        self.racks_by_id = {r.id: r for r in site.racks}
-        self.children: dict[str, list[Any]] = {}
-        for d in site.distribution.values():
-            if d.fed_by:
-                self.children.setdefault(d.fed_by, []).append(d.id)
-        for pdu in site.pdus.values():
-            if pdu.fed_by:
-                self.children.setdefault(pdu.fed_by, []).append(pdu)
-
-    def below(self, element: str) -> list[Pdu]:
-        found, stack, seen = [], [element], set()
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
-            for child in self.children.get(node, ()):
-                if isinstance(child, Pdu):
-                    found.append(child)
-                else:
-                    stack.append(child)
-        return found
+        self.topology = site.topology
 
     def without_pdus(self, lost: Iterable[Pdu]) -> tuple[Site, Affected]:
-        """The racks lose ``lost``; the site object itself is not copied (see ``overrides``).
-        The upstream sums are the normal audit's with the changed racks' PDU shares moved (no
-        walk over every PDU below a UPS for each scenario)."""
-        lost = list(lost)
-        lost_ids = {p.id for p in lost}
-        changed: dict[str, Rack] = {}
-        for pdu in lost:
-            rack = changed.get(pdu.rack) or self.racks_by_id[pdu.rack]
-            sides = {
-                side: [p for p in pdus if p.id not in lost_ids] for side, pdus in rack.pdus.items()
-            }
-            kept = {side: pdus for side, pdus in sides.items() if pdus}
-            changed[rack.id] = dataclasses.replace(
-                rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
-            )
-        # Copying a campus's racks and PDUs for each scenario would cost more than the checks:
-        # the changed racks and the lost PDUs reach the engine through its shared indexes.
-        site = self.site
-        self.overrides = {
-            "rack_by_id": ChainMap(dict(changed), self.base_memo["rack_by_id"]),
-            "pdus_out_of_service": lost_ids,
-        }
-        before = [p for r in changed for side in self.racks_by_id[r].pdus.values() for p in side]
-        self.overrides["moved_pdus"] = (self.base, before, lost_ids)
+        """The racks lose ``lost``: the racks, their PDUs still in service, and every element
+        above a PDU whose load changed — those of the lost PDUs carry less, those of the
+        survivors more (a rack side's load moves to the rack's other side)."""
+        failed, changed = overlay.without_pdus(self.site, lost)
+        moved = failed.topology.moved
+        assert moved is not None
         remaining = [p for r in changed.values() for side in r.pdus.values() for p in side]
-        # Every element above a PDU whose load changed: those of the lost PDUs carry less,
-        # those of the survivors more (a rack side's load moves to the rack's other side).
-        upstream = self.ancestors([*remaining, *lost])
+        upstream = self.topology.elements_above(moved.before)
+        site = self.site
         affected: Affected = {
             "rack": [(r.id, r) for r in changed.values()],
             "pdu": [(p.id, p) for p in remaining],
@@ -200,53 +157,37 @@ class _Failer:
             ],
             "power_source": [(s, site.sources[s]) for s in sorted(upstream) if s in site.sources],
         }
-        return site, affected
-
-    def ancestors(self, pdus: Iterable[Pdu]) -> set[str]:
-        """Every distribution element and source above ``pdus``."""
-        found: set[str] = set()
-        for pdu in pdus:
-            node = pdu.fed_by
-            while node is not None and node not in found:
-                found.add(node)
-                element = self.site.distribution.get(node)
-                node = element.fed_by if element is not None else None
-        return found
+        return failed, affected
 
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
-        loops = {}
-        for loop_id, loop in self.site.loops.items():
-            if lost & set(loop.cdus):
-                loops[loop_id] = loop.model_copy(
-                    update={"cdus": [c for c in loop.cdus if c not in lost]}
-                )
-        site = dataclasses.replace(self.site, loops={**self.site.loops, **loops})
+        failed = overlay.without_cdus(self.site, lost)
+        loops = [(i, loop) for i, loop in failed.loops.items() if loop is not self.site.loops[i]]
         # A loop's heat is shared by its CDUs: losing one moves its share onto the others'
         # facility water, so every facility water loop of the affected loops is judged again.
+        changed = {i for i, _ in loops}
         water = {
             c.spec.facility_water
             for c in self.site.cdus.values()
-            if (c.id in lost or c.loop in loops) and c.spec.facility_water
+            if (c.id in lost or c.loop in changed) and c.spec.facility_water
         }
-        return site, {
-            "tcs_loop": list(loops.items()),
-            "facility_water": [(w, site.facility_water[w]) for w in sorted(water)],
+        return failed, {
+            "tcs_loop": loops,
+            "facility_water": [(w, failed.facility_water[w]) for w in sorted(water)],
         }
 
     def apply(self, scenario: Scenario) -> tuple[Site, Affected]:
         site, kind, element = self.site, scenario.kind, scenario.element
         if kind in ("power_source", "distribution"):
-            return self.without_pdus(self.below(element))
+            return self.without_pdus(self.topology.pdus_below.get(element, ()))
         if kind == "rack_side":
             # The rack, its surviving PDUs, and every element upstream of the rack's PDUs:
             # the survivors' busways and source now carry the whole rack.
             rack_id, side = element.rsplit(":", 1)
-            return self.without_pdus(self.racks_by_id[rack_id].pdus[side])
+            return self.without_pdus(self.topology.rack_by_id[rack_id].pdus[side])
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":
-            lost = {c.id for c in site.cdus.values() if c.spec.facility_water == element}
-            failed, affected = self.without_cdus(lost)
+            failed, affected = self.without_cdus(set(self.topology.cdus_by_water.get(element, ())))
             # The lost loop itself is out of service: its own checks are not judged again.
             affected["facility_water"] = [
                 (w, water) for w, water in affected["facility_water"] if w != element
@@ -256,8 +197,7 @@ class _Failer:
             return self.one_pump_lost(site.cdus[element])
         if kind == "air_unit":
             room = site.air_units[element].room
-            units = {k: v for k, v in site.air_units.items() if k != element}
-            failed = dataclasses.replace(site, air_units=units)
+            failed = overlay.without_air_unit(site, element)
             return failed, {"room": [(room, failed.rooms[room])] if room in failed.rooms else []}
         raise ValueError(f"unknown failure kind {kind}")
 
@@ -273,7 +213,7 @@ class _Failer:
             update["rated_flow"] = cdu.figures.rated_flow * running / pumps.required
         figures = cdu.figures.model_copy(update=update)
         failed_cdu = dataclasses.replace(cdu, figures=figures)
-        site = dataclasses.replace(self.site, cdus={**self.site.cdus, cdu.id: failed_cdu})
+        site = overlay.with_cdu(self.site, failed_cdu)
         loop = site.loops.get(cdu.loop) if cdu.loop else None
         affected: Affected = {"cdu": [(cdu.id, failed_cdu)]}
         if loop is not None:
@@ -289,23 +229,19 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
     # A check the normal audit could not evaluate stays not evaluated after a loss: the loss
     # cannot supply the input it lacks (a sum over no CDU left is not a known "0 racks").
     unknown_before = {f.id: f for f in baseline.findings if f.status == "not_evaluated"}
+    # The normal audit's context: a scenario's upstream sums are its sums with the changed
+    # PDUs' shares moved, and the values the area modules share are computed once.
     base = Context(site, ruleset.assumptions)
-    prime_indexes(base)
-    # The engine's site-wide indexes (racks by id, the power tree), shared by every scenario;
-    # a power failure overlays its changed racks and lost PDUs on them.
-    shared_memo = base.memo
-    failer = _Failer(site, base)
+    failer = _Failer(site)
     report = FailureReport()
     classes: dict[Any, tuple[Rack, list[Finding]]] = {}  # identical racks losing the same side
     with paused_gc():
         for scenario in scenarios(site):
             if scenario.kind == "rack_side":
-                findings = _rack_side(failer, scenario, ruleset, normal_rules, classes)
+                findings = _rack_side(failer, base, scenario, ruleset, normal_rules, classes)
             else:
-                failer.overrides = {}
                 failed_site, affected = failer.apply(scenario)
-                memo = {**shared_memo, **failer.overrides} if failer.overrides else shared_memo
-                findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, memo)
+                findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, base)
             findings = [_still_unknown(f, unknown_before) for f in findings]
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
@@ -351,6 +287,7 @@ def _rack_key(rack: Rack, side: str) -> tuple[Any, ...]:
 
 def _rack_side(
     failer: _Failer,
+    base: Context,
     scenario: Scenario,
     ruleset: RuleSet,
     rules: list[Any],
@@ -358,17 +295,15 @@ def _rack_side(
 ) -> list[Finding]:
     """A rack-side loss, computed once per class of identical racks and mapped to the others."""
     rack_id, side = scenario.element.rsplit(":", 1)
-    rack = failer.racks_by_id[rack_id]
+    rack = failer.topology.rack_by_id[rack_id]
     key = _rack_key(rack, side)
-    failer.overrides = {}
     failed_site, affected = failer.apply(scenario)
-    memo = {**failer.base_memo, **failer.overrides}
     # The elements upstream differ from rack to rack (and so do their other loads): judged
     # for each scenario; the rack and its PDUs once per class.
     upstream = {scope: affected.pop(scope) for scope in ("distribution", "power_source")}
-    above = evaluate_entities(failed_site, ruleset, rules, upstream, memo)
+    above = evaluate_entities(failed_site, ruleset, rules, upstream, base)
     if key not in classes:
-        classes[key] = (rack, evaluate_entities(failed_site, ruleset, rules, affected, memo))
+        classes[key] = (rack, evaluate_entities(failed_site, ruleset, rules, affected, base))
     model, findings = classes[key]
     if model is rack:
         return findings + above

@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from facility.analysis.failures import utilisation
-from facility.engine.derive_power import upstream
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
-from facility.engine.quantities import Assumptions, Context
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
-from facility.model.site import Pdu, Rack, ResolvedRackType, Site
+from facility.model import overlay
+from facility.model.site import Rack, ResolvedRackType, Site
 
 # Domain names (the report shows them in its language: facility.report.headroom_report).
 DOMAINS = {"power": "power path", "liquid": "liquid loop", "air": "room air", "floor": "floor zone"}
@@ -170,12 +169,7 @@ class _Grower:
         if key in self.cache:
             return self.cache[key]
         added = self.new_racks(n)
-        pdus: dict[str, Pdu] = dict(self.site.pdus)
-        for rack in added:
-            for group in rack.pdus.values():
-                for pdu in group:
-                    pdus[pdu.id] = pdu
-        site = dataclasses.replace(self.site, racks=[*self.site.racks, *added], pdus=pdus)
+        site = overlay.with_racks(self.site, added)
         rules = [r for r in self.ruleset.rules if area is None or r.spec.area == area]
         found = evaluate_entities(site, self.ruleset, rules, self.affected(site, added))
         self.cache[key] = found
@@ -183,11 +177,15 @@ class _Grower:
 
     def affected(self, site: Site, added: list[Rack]) -> dict[str, list[tuple[str, Any]]]:
         t = self.template
+        # The copies are fed as the template is: every element above its PDUs carries more.
+        above = site.topology.elements_above(p for g in t.pdus.values() for p in g)
         affected: dict[str, list[tuple[str, Any]]] = {
             "rack": [(r.id, r) for r in added],
             "pdu": [(p.id, p) for r in added for g in r.pdus.values() for p in g],
-            "distribution": list(site.distribution.items()),
-            "power_source": list(site.sources.items()),
+            "distribution": [
+                (d, site.distribution[d]) for d in sorted(above & set(site.distribution))
+            ],
+            "power_source": [(s, site.sources[s]) for s in sorted(above & set(site.sources))],
         }
         if t.loop:
             affected["tcs_loop"] = [(t.loop, site.loops[t.loop])]
@@ -199,8 +197,9 @@ class _Grower:
             affected["facility_water"] = [(w, site.facility_water[w]) for w in sorted(water)]
         if t.zone:
             affected["floor_zone"] = [(t.zone, site.zones[t.zone])]
-        if t.room and t.room in site.rooms:
-            affected["room"] = [(t.room, site.rooms[t.room])]
+        room = site.topology.room_of(t)  # where the copies' air heat lands
+        if room is not None and room in site.rooms:
+            affected["room"] = [(room, site.rooms[room])]
         return affected
 
 
@@ -288,14 +287,9 @@ def headroom(
 
 def _upstream(site: Site, template: Rack) -> set[tuple[str, str]]:
     """(kind, id) of every busway, panel and source above the template rack's PDUs: what a
-    copy of it is fed by (the engine's own walk of the power chain)."""
-    ctx = Context(site, Assumptions())
-    return {
-        ("distribution" if element.id in site.distribution else "power_source", element.id)
-        for group in template.pdus.values()
-        for pdu in group
-        for element in upstream(ctx, pdu)
-    }
+    copy of it is fed by."""
+    above = site.topology.elements_above(p for g in template.pdus.values() for p in g)
+    return {("distribution" if e in site.distribution else "power_source", e) for e in above}
 
 
 def _distinct(findings: list[Finding]) -> list[Finding]:

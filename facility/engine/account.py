@@ -1,7 +1,7 @@
 """The conservation account: every rack's load, heat and mass, and where each one lands.
 
 After an audit the engine adds up, over the same partitions the checks use
-(:mod:`facility.engine.indexes`), where each rack's figures go:
+(:mod:`facility.model.topology`), where each rack's figures go:
 
 - **power** (electrical basis, kW): Σ racks = Σ power sides (each rack's share on each side in
   normal operation) + racks on no side;
@@ -25,9 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from facility.engine.derive_liquid import cdu_heat, rack_heat_split
+from facility.engine.derive_liquid import cdu_heat, cdus_of_loop, rack_heat_split
 from facility.engine.derive_power import pdu_real_load
-from facility.engine.indexes import racks_by_loop, racks_by_room, racks_by_zone
 from facility.engine.quantities import Context
 from facility.physics.air import residual_air_heat
 from facility.physics.structural import STANDARD_GRAVITY
@@ -125,7 +124,7 @@ def _heat(ctx: Context) -> Ledger:
         else:
             ledger.unknown += 1
     ledger.total = sum(power for power, _ in splits.values())
-    for loop_id, racks in racks_by_loop(ctx).items():
+    for loop_id, racks in ctx.topology.racks_by_loop.items():
         liquid = sum(splits[r.id][0] * splits[r.id][1] for r in racks if r.id in splits)
         if loop_id is None:
             for rack in racks:
@@ -137,7 +136,7 @@ def _heat(ctx: Context) -> Ledger:
         ledger.add("tcs_loop", loop_id, liquid if heat.value is None else heat.value)
         if heat.value is None:
             ledger.partial.add(loop_id)
-    for room_id, racks in racks_by_room(ctx).items():
+    for room_id, racks in ctx.topology.racks_by_room.items():
         air = {r.id: residual_air_heat(*splits[r.id]) for r in racks if r.id in splits}
         if room_id is None:
             for rack_id, lost in air.items():
@@ -164,7 +163,7 @@ def _loop_heat(ctx: Context) -> Ledger:
         if heat.value is None:
             ledger.unknown += 1
             continue
-        cdus = [ctx.site.cdus[c] for c in loop.cdus]
+        cdus = cdus_of_loop(ctx, loop)
         if not cdus:  # a failure took every CDU of the loop out: its heat reaches nothing
             ledger.total += heat.value
             if heat.value:
@@ -195,7 +194,7 @@ def _loop_heat(ctx: Context) -> Ledger:
 
 def _mass(ctx: Context) -> Ledger:
     ledger = Ledger("mass", "mass")
-    for zone_id, racks in racks_by_zone(ctx).items():
+    for zone_id, racks in ctx.topology.racks_by_zone.items():
         for rack in racks:
             mass = ctx.get("rack", "installed_mass", rack)
             if mass.value is None:

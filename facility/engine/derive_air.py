@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.derive_liquid import rack_heat_split
-from facility.engine.indexes import racks_by_room, room_of
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
@@ -32,11 +31,11 @@ def _rack_air_heat(ctx: Context, rack: Rack) -> Value:
 
 
 def _room_racks(ctx: Context, room_id: str) -> list[Rack]:
-    return racks_by_room(ctx).get(room_id, [])
+    return ctx.topology.racks_by_room.get(room_id, [])
 
 
 def _roomless(ctx: Context) -> list[Rack]:
-    return racks_by_room(ctx).get(None, [])
+    return ctx.topology.racks_by_room.get(None, [])
 
 
 @quantity(
@@ -129,7 +128,7 @@ def air_heat_in_no_room(ctx: Context, rack: Rack) -> Value:
     split = rack_heat_split(ctx, rack)
     if isinstance(split, Value):
         return split
-    room = room_of(ctx, rack)
+    room = ctx.topology.room_of(rack)
     if room is not None:
         return Value(0.0, Message("in room %(room)s", room=room), ())
     power, liquid = split

@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.derive_liquid import mass_fraction
-from facility.engine.indexes import racks_by_zone
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
@@ -165,7 +164,7 @@ def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
     "floor_zone", "zone_load", "pressure", "Installed mass of the zone's racks over the zone area"
 )
 def zone_load(ctx: Context, zone: Any) -> Value:
-    racks = racks_by_zone(ctx).get(zone.id, [])
+    racks = ctx.topology.racks_by_zone.get(zone.id, [])
     if zone.area is None:
         return Value.unknown(_no_zone_figure(zone, "area"))
     total = 0.0

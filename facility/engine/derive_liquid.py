@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from facility.engine.indexes import cdus_of_loop, racks_by_loop
 from facility.engine.quantities import Context, Value, quantity, scope
 from facility.engine.reasons import no_cooling, no_rack_figure
 from facility.messages import Message, message_of
@@ -98,8 +97,13 @@ _NO_CDU_ON_WATER = Message("no CDU on a loop uses this water")
 _SCALED = "Q_rated · min(1, ATD / ATD_rated)"
 
 
+def cdus_of_loop(ctx: Context, loop: Any) -> list[ResolvedCdu]:
+    """The CDUs a loop names that are in service (a failure overlay's loop names fewer)."""
+    return [ctx.site.cdus[c] for c in loop.cdus]
+
+
 def _loop_racks(ctx: Context, loop_id: str) -> list[Rack]:
-    return racks_by_loop(ctx).get(loop_id, [])
+    return ctx.topology.racks_by_loop.get(loop_id, [])
 
 
 def _liquid_racks(ctx: Context, loop_id: str) -> list[Rack]:
@@ -736,16 +740,14 @@ def heat_on_no_facility_water(ctx: Context, cdu: ResolvedCdu) -> Value:
 )
 def facility_heat(ctx: Context, water: Any) -> Value:
     total = 0.0
-    loops = {
-        cdu.loop
-        for cdu in ctx.site.cdus.values()
-        if cdu.spec.facility_water == water.id and cdu.loop
-    }
+    cdus = ctx.site.cdus
+    on_water = ctx.topology.cdus_by_water.get(water.id, ())
+    loops: set[str] = {cdus[c].loop for c in on_water if cdus[c].loop is not None}  # type: ignore[misc]
     split = False
     counted = 0
     for loop_id in sorted(loops):
         loop = ctx.site.loops[loop_id]
-        mine = [c for c in loop.cdus if ctx.site.cdus[c].spec.facility_water == water.id]
+        mine = [c for c in loop.cdus if cdus[c].spec.facility_water == water.id]
         if not mine:
             continue  # its CDUs on this water are out of service (a failure scenario)
         heat = ctx.get("tcs_loop", "liquid_heat", loop)

@@ -182,10 +182,7 @@ def pdu_capacity(ctx: Context, pdu: Pdu) -> Value:
 
 
 def _rack_of(ctx: Context, pdu: Pdu) -> Rack:
-    index = ctx.memo.get("rack_by_id")
-    if index is None:
-        index = ctx.memo["rack_by_id"] = {rack.id: rack for rack in ctx.site.racks}
-    return index[pdu.rack]
+    return ctx.topology.rack_by_id[pdu.rack]
 
 
 def _share(rack: Rack, pdu: Pdu, after_side_loss: bool) -> tuple[float, str, tuple[Any, ...]]:
@@ -262,60 +259,16 @@ def pdu_real_load(ctx: Context, pdu: Pdu, after_side_loss: bool = False) -> floa
     return power * _share(rack, pdu, after_side_loss)[0]
 
 
-def _downstream_pdus(ctx: Context, element_id: str) -> list[Pdu]:
-    """PDUs fed by ``element_id`` directly or through distribution below it."""
-    tree = ctx.memo.get("power_children")
-    if tree is None:
-        tree = {}
-        for d in ctx.site.distribution.values():
-            if d.fed_by:
-                tree.setdefault(d.fed_by, []).append(d.id)
-        for pdu in ctx.site.pdus.values():
-            if pdu.fed_by:
-                tree.setdefault(pdu.fed_by, []).append(pdu)
-        ctx.memo["power_children"] = tree
-    out_of_service = ctx.memo.get("pdus_out_of_service", ())  # set by a failure scenario
-    found: list[Pdu] = []
-    stack = [element_id]
-    seen = set()
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        for child in tree.get(node, ()):
-            if isinstance(child, Pdu):
-                if child.id not in out_of_service:
-                    found.append(child)
-            else:
-                stack.append(child)
-    return found
-
-
-def prime_indexes(ctx: Context) -> None:
-    """Build the site-wide power indexes now, so evaluations can share them (failure analysis)."""
-    _downstream_pdus(ctx, "")
-    if ctx.site.racks:
-        first = ctx.site.racks[0]
-        for pdus in first.pdus.values():
-            _rack_of(ctx, pdus[0])
-            break
-        else:
-            ctx.memo["rack_by_id"] = {rack.id: rack for rack in ctx.site.racks}
-    ctx.memo.setdefault("power_sides", {s for rack in ctx.site.racks for s in rack.pdus})
-
-
 def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     """Σ of a per-PDU load over the PDUs below the element: ``pdu_load`` or
     ``pdu_load_after_side_loss`` (kVA), ``pdu_real_load`` or ``pdu_real_load_after_side_loss``
     (kW, without a Value per PDU: a campus has 100,000s)."""
     after = per_pdu.endswith("_after_side_loss")
-    moved = ctx.memo.get("moved_pdus")  # set by a rack-side failure scenario
-    if moved is not None and not after:
-        found = _aggregate_moved(ctx, element_id, per_pdu, moved)
+    if ctx.topology.moved is not None and ctx.baseline is not None and not after:
+        found = _aggregate_moved(ctx, element_id, per_pdu, ctx.baseline)
         if found is not None:
             return found
-    pdus = _downstream_pdus(ctx, element_id)
+    pdus = ctx.topology.pdus_in_service_below(element_id)
     if not pdus:  # it carries nothing: judged at 0, never skipped
         return Value(0.0, _NOTHING_BELOW, ())
     real = per_pdu.startswith("pdu_real_load")
@@ -336,10 +289,7 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
         return Value(total, _SUM_PDU_LOADS, (("n_PDU", len(pdus), "count"),))
     # One side is lost: its PDUs below this element drop out, the others carry whole racks.
     # The worst single loss is the side that leaves the most load here.
-    all_sides = ctx.memo.get("power_sides")
-    if all_sides is None:
-        all_sides = ctx.memo["power_sides"] = {s for rack in ctx.site.racks for s in rack.pdus}
-    worst = max(total - by_side.get(lost, 0.0) for lost in all_sides)
+    worst = max(total - by_side.get(lost, 0.0) for lost in ctx.topology.power_sides)
     return Value(
         worst,
         _WORST_SIDE_LOSS,
@@ -347,37 +297,38 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     )
 
 
-def _aggregate_moved(
-    ctx: Context, element_id: str, per_pdu: str, moved: tuple[Context, list[Pdu], set[str]]
-) -> Value | None:
-    """``_aggregate`` in a scenario that changes a few PDUs' loads (one rack loses a side):
-    the normal audit's sum with each changed PDU's old share taken out and its new one put
-    in, rather than a walk over every PDU below (a UPS of a campus feeds 10,000s).
+def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Context) -> Value | None:
+    """``_aggregate`` on a failure overlay that changes a few PDUs' loads (a rack loses a
+    side): the normal audit's sum with each changed PDU's old share taken out and its new one
+    put in, rather than a walk over every PDU below (a UPS of a campus feeds 10,000s).
     None when a share is unknown: then the whole sum is made again."""
-    normal, changed, lost = moved
-    total = normal.memo.get(("sum", element_id, per_pdu))
-    if total is None:
-        base = _aggregate(normal, element_id, per_pdu)
-        if base.value is None or base.formula is not _SUM_PDU_LOADS:
-            return None
-        total = normal.memo[("sum", element_id, per_pdu)] = (base.value, base.inputs[0][1])
-    value, count = total
-    below = ctx.memo.get("moved_below")  # element id -> the changed PDUs below it
-    if below is None:
-        below = ctx.memo["moved_below"] = {}
-        for pdu in changed:
-            for element in upstream(normal, pdu):
-                below.setdefault(element.id, []).append(pdu)
-    for pdu in below.get(element_id, ()):
+    moved = ctx.topology.moved
+    assert moved is not None
+    scope = "distribution" if element_id in normal.site.distribution else "power_source"
+    element = normal.site.distribution.get(element_id) or normal.site.sources[element_id]
+    base = normal.get(scope, _SUM_OF[scope, per_pdu], element)  # once per element
+    if base.value is None or base.formula is not _SUM_PDU_LOADS:
+        return None
+    value, count = base.value, int(base.inputs[0][1])
+    for pdu in moved.below.get(element_id, ()):
         before = _pdu_share(normal, pdu, per_pdu)
-        after = None if pdu.id in lost else _pdu_share(ctx, pdu, per_pdu)
-        if before is None or (after is None and pdu.id not in lost):
+        gone = pdu.id in moved.lost
+        after = None if gone else _pdu_share(ctx, pdu, per_pdu)
+        if before is None or (after is None and not gone):
             return None
         value += (after or 0.0) - before
-        count -= pdu.id in lost
+        count -= gone
     if count == 0:
         return Value(0.0, _NOTHING_BELOW, ())
     return Value(value, _SUM_PDU_LOADS, (("n_PDU", count, "count"),))
+
+
+# The quantity that is a sum of a per-PDU load, by the scope of the element.
+_SUM_OF = {
+    ("distribution", "pdu_load"): "distribution_load",
+    ("power_source", "pdu_load"): "source_load",
+    ("power_source", "pdu_real_load"): "source_real_load",
+}
 
 
 def _pdu_share(ctx: Context, pdu: Pdu, per_pdu: str) -> float | None:
@@ -577,26 +528,8 @@ def has_modules(ctx: Context, source: Any) -> Value:
 
 
 def upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
-    """The distribution elements and source above ``pdu``, nearest first (one walk per
-    element a PDU is fed by, shared by every PDU it feeds)."""
-    if pdu.fed_by is None:
-        return ()
-    key = ("upstream", pdu.fed_by)
-    found = ctx.memo.get(key)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    chain: list[Any] = []
-    node: str | None = pdu.fed_by
-    seen: set[str] = set()
-    while node is not None and node not in seen:
-        seen.add(node)
-        element = ctx.site.distribution.get(node) or ctx.site.sources.get(node)
-        if element is None:
-            break
-        chain.append(element)
-        node = getattr(element, "fed_by", None)
-    ctx.memo[key] = found = tuple(chain)
-    return found
+    """The distribution elements and source above ``pdu``, nearest first."""
+    return ctx.topology.upstream(pdu)
 
 
 @quantity(

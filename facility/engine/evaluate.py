@@ -76,16 +76,17 @@ def evaluate_entities(
     ruleset: RuleSet,
     rules: list[Rule],
     entities: dict[str, list[tuple[str, Any]]],
-    memo: dict[Any, Any] | None = None,
+    baseline: Context | None = None,
 ) -> list[Finding]:
     """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom).
 
-    ``memo`` shares the area modules' site-wide indexes (racks by loop, by room, the power
-    tree) between evaluations of sites whose racks, PDUs and distribution are the same.
+    ``baseline`` is the normal audit's context when ``site`` is a failure overlay of its site
+    (:mod:`facility.model.overlay`): the overlay's sums start from its sums, and the values
+    the area modules share between entities are shared with it.
     """
-    ctx = Context(site, ruleset.assumptions)
-    if memo is not None:
-        ctx.memo = memo
+    ctx = Context(site, ruleset.assumptions, baseline=baseline)
+    if baseline is not None:
+        ctx.memo = baseline.memo
     findings = []
     for rule in rules:
         scoped = entities.get(rule.spec.scope)

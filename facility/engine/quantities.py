@@ -20,6 +20,7 @@ from typing import Any
 
 from facility.model.site import Site
 from facility.model.source import Location
+from facility.model.topology import Topology
 
 Input = tuple[str, float, str]  # (symbol, canonical value, kind) substituted into a formula
 
@@ -71,14 +72,24 @@ class Assumptions:
 
 @dataclass(slots=True)
 class Context:
-    """One audit's view of a site, with a cache of every quantity computed so far."""
+    """One audit's view of a site, with a cache of every quantity computed so far.
+
+    ``baseline`` is the normal audit's context when this one judges a failure overlay of the
+    same site: a sum the loss changes little is the normal one with the changes moved."""
 
     site: Site
     assumptions: Assumptions
     # (scope, quantity) -> entity id -> value: every quantity computed so far
     cache: dict[tuple[str, str], dict[str, Value]] = field(default_factory=dict)
-    memo: dict[Any, Any] = field(default_factory=dict)  # shared aggregates of the area modules
+    # Values the area modules share between entities (a rack type's flow on a loop, a loop's
+    # CDU shares), keyed by what they depend on: a failure scenario shares its baseline's.
+    memo: dict[Any, Any] = field(default_factory=dict)
     as_of: dt.date | None = None  # the report date, for the age of evidence (cluster rules)
+    baseline: Context | None = None
+    topology: Topology = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.topology = self.site.topology
 
     def get(self, scope: str, name: str, entity: Any) -> Value:
         table = self.cache.get((scope, name))

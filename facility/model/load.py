@@ -425,7 +425,7 @@ class _Resolver:
         if self.problems:
             self.problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
             raise InputError(self.problems)
-        return Site(
+        site = Site(
             file=self.source.file,
             sha256=sha256,
             info=doc.site,
@@ -445,6 +445,8 @@ class _Resolver:
             waivers=[(w, self.source.locate(("waivers", i))) for i, w in enumerate(doc.waivers)],
             cluster=cluster,
         )
+        site.topology  # noqa: B018 - the relations, built once here (facility.model.topology)
+        return site
 
     def check_power_cycles(self, items: list[Any]) -> None:
         parent = {d.id: d.fed_by for d in items}

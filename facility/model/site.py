@@ -7,8 +7,9 @@ per-rack overrides, PDUs get their ids, and each entity remembers where it was w
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from facility.model.cluster import ResolvedCluster
 from facility.model.cooling import AirUnit, Cdu, CduFigures, Coolant, FacilityWater, TcsLoop
@@ -18,6 +19,9 @@ from facility.model.floor import FloorZone, Room
 from facility.model.power import Distribution, PduType, PowerSource
 from facility.model.source import Location
 from facility.model.waivers import Waiver
+
+if TYPE_CHECKING:
+    from facility.model.topology import Topology
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +106,10 @@ class Rack:
 
 @dataclass(slots=True)
 class Site:
-    """A loaded, checked site. Every mapping is keyed by entity id."""
+    """A loaded, checked site. Every mapping is keyed by entity id.
+
+    A resolved site is not changed in place: a changed site is a new one (a failure overlay,
+    ``dataclasses.replace``), whose relations (:attr:`topology`) are its own."""
 
     file: str
     sha256: str
@@ -124,13 +131,28 @@ class Site:
     cluster: ResolvedCluster | None = None  # facility.model.cluster; None without 'cluster:'
     # Every file of the site in the order applied: bases first, the file given last.
     layers: list[Layer] = field(default_factory=list)
+    _topology: Topology | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def topology(self) -> Topology:
+        """Who feeds whom and what belongs where (:mod:`facility.model.topology`): built by
+        the resolver, or on first use for a site made otherwise."""
+        if self._topology is None:
+            from facility.model.topology import build_topology
+
+            self._topology = build_topology(self)
+        return self._topology
+
+    def with_topology(self, topology: Topology, **changes: Any) -> Site:
+        """A copy of the site with ``changes`` (fields) and the relations ``topology``: a
+        failure overlay, whose relations share what the loss does not change."""
+        site = dataclasses.replace(self, **changes)
+        site._topology = topology
+        return site
 
     def where(self, kind: str, entity_id: str) -> Location | None:
         """Where the entity of ``kind`` with ``entity_id`` was written."""
         return self.locations.get((kind, entity_id))
-
-    def racks_on_loop(self, loop_id: str) -> list[Rack]:
-        return [rack for rack in self.racks if rack.loop == loop_id]
 
     def coolant_of(self, loop_id: str) -> Coolant:
         return self.loops[loop_id].coolant

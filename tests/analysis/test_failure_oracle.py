@@ -28,7 +28,7 @@ from facility.analysis.failures import (
 )
 from facility.engine.evaluate import audit
 from facility.engine.findings import Finding
-from facility.engine.quantities import Context, Value
+from facility.engine.quantities import Value
 from facility.engine.rules import RuleSet, load_rules
 from facility.model.load import load_site
 from facility.model.site import Site
@@ -128,7 +128,7 @@ def check_oracle(site: Site, ruleset: RuleSet) -> int:
         ruleset, rules=[r for r in ruleset.rules if SINGLE_FAILURE_TAG not in r.spec.tags]
     )
     report = analyse_failures(site, ruleset, baseline)
-    failer = _Failer(site, Context(site, ruleset.assumptions))
+    failer = _Failer(site)
     compared = 0
     for outcome in report.results:
         scenario = outcome.scenario

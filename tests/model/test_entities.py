@@ -169,7 +169,7 @@ racks:
     assert rack.type is site.rack_types["T1"]
     assert [p.id for p in rack.pdus["A"]] == ["X01-A1", "X01-A2"]
     assert [p.id for p in rack.pdus["B"]] == ["X01-B1", "X01-B2"]
-    assert site.racks_on_loop("L1") == [rack]
+    assert site.topology.racks_by_loop["L1"] == [rack]
     assert site.where("rack", "X01").line == 33
 
 

@@ -1,0 +1,69 @@
+"""A site with something out of service or added: copy-on-write views of a resolved site.
+
+Each function returns a new :class:`~facility.model.site.Site` that shares everything the
+change does not touch — the racks list, the PDUs, and the relations of
+:mod:`facility.model.topology` through an overlay — so a campus's 10,000s of failure
+scenarios cost what they change, not a copy of the campus each. The resolved site itself is
+never changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from facility.model.site import Pdu, Rack, ResolvedCdu, Site
+
+
+def without_pdus(site: Site, lost: Iterable[Pdu]) -> tuple[Site, dict[str, Rack]]:
+    """``site`` with the PDUs ``lost`` out of service, and the racks that lost them (by id,
+    in their new state: fewer PDUs on a side, a side with none left removed and counted in
+    ``sides_lost``). Their load moves to the PDUs they keep (the topology's ``moved``)."""
+    lost = list(lost)
+    lost_ids = frozenset(p.id for p in lost)
+    rack_by_id = site.topology.rack_by_id
+    changed: dict[str, Rack] = {}
+    for pdu in lost:
+        rack = changed.get(pdu.rack) or rack_by_id[pdu.rack]
+        sides = {
+            side: [p for p in pdus if p.id not in lost_ids] for side, pdus in rack.pdus.items()
+        }
+        kept = {side: pdus for side, pdus in sides.items() if pdus}
+        changed[rack.id] = dataclasses.replace(
+            rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
+        )
+    return site.with_topology(site.topology.without_pdus(changed, lost_ids)), changed
+
+
+def without_cdus(site: Site, lost: set[str]) -> Site:
+    """``site`` with the CDUs ``lost`` out of service: the loops that name them name the
+    others (which carry the loop's heat and flow)."""
+    loops = {
+        loop_id: loop.model_copy(update={"cdus": [c for c in loop.cdus if c not in lost]})
+        for loop_id, loop in site.loops.items()
+        if lost.intersection(loop.cdus)
+    }
+    return site.with_topology(
+        site.topology.without_cdus(frozenset(lost)), loops={**site.loops, **loops}
+    )
+
+
+def with_cdu(site: Site, cdu: ResolvedCdu) -> Site:
+    """``site`` with ``cdu`` in place of the CDU of its id (e.g. a pump lost)."""
+    return site.with_topology(site.topology, cdus={**site.cdus, cdu.id: cdu})
+
+
+def without_air_unit(site: Site, unit: str) -> Site:
+    """``site`` with the room air unit ``unit`` out of service."""
+    units = {k: v for k, v in site.air_units.items() if k != unit}
+    return site.with_topology(site.topology, air_units=units)
+
+
+def with_racks(site: Site, added: list[Rack]) -> Site:
+    """``site`` with the racks ``added`` (and their PDUs): its relations built anew."""
+    pdus = dict(site.pdus)
+    for rack in added:
+        for group in rack.pdus.values():
+            for pdu in group:
+                pdus[pdu.id] = pdu
+    return dataclasses.replace(site, racks=[*site.racks, *added], pdus=pdus)

@@ -1,0 +1,111 @@
+"""The site's relations (facility.model.topology) and the failure overlays built on them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from facility.model import overlay
+
+from ._site import load
+
+# UPS-A → BW-A → RPP-A → the A PDUs of X and Y; UTIL → the B PDUs; Z's PDUs fed by nothing.
+# Two loops on one facility water, one CDU on none.
+SITE = """
+site: {name: S}
+rack_types: [{id: T, peak_power: 50 kW, power_factor: 1.0}]
+power:
+  sources:
+    - {id: UTIL, kind: utility, capacity: 2 MVA}
+    - {id: UPS-A, kind: ups, capacity: 1000 kVA, side: A}
+  distribution:
+    - {id: BW-A, kind: busway, fed_by: UPS-A, voltage: 415 V, phases: 3, rating: 800 A}
+    - {id: RPP-A, kind: rpp, fed_by: BW-A, voltage: 415 V, phases: 3, rating: 250 A}
+  pdu_types:
+    - {id: P, voltage: 415 V, phases: 3, breaker_rating: 63 A}
+cooling:
+  facility_water:
+    - {id: FW, supply_temperature: 30 degC}
+  cdus:
+    - {id: C1, capacity: 500 kW, facility_water: FW}
+    - {id: C2, capacity: 500 kW, facility_water: FW}
+    - {id: C3, capacity: 500 kW}
+  tcs_loops:
+    - {id: L1, cdus: [C1, C2], coolant: {fluid: water}}
+    - {id: L2, cdus: [C3], coolant: {fluid: water}}
+racks:
+  - {id: X, type: T, loop: L1, pdus: {A: {type: P, fed_by: RPP-A}, B: {type: P, fed_by: UTIL}}}
+  - {id: Y, type: T, loop: L1, pdus: {A: {type: P, fed_by: RPP-A}, B: {type: P, fed_by: UTIL}}}
+  - {id: Z, type: T, loop: L2, pdus: {A: {type: P}, B: {type: P}}}
+"""
+
+
+def ids(items) -> list[str]:
+    return [item.id for item in items]
+
+
+def test_the_power_tree_below_and_above(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    t = site.topology
+    assert ids(t.pdus_below["UPS-A"]) == ["X-A1", "Y-A1"]  # through BW-A and RPP-A
+    assert ids(t.pdus_below["BW-A"]) == ["X-A1", "Y-A1"]
+    assert ids(t.pdus_below["UTIL"]) == ["X-B1", "Y-B1"]
+    assert "Z-A1" not in {p.id for pdus in t.pdus_below.values() for p in pdus}
+    assert ids(t.upstream(site.pdus["X-A1"])) == ["RPP-A", "BW-A", "UPS-A"]  # nearest first
+    assert t.upstream(site.pdus["Z-A1"]) == ()
+    assert t.elements_above([site.pdus["X-A1"], site.pdus["Y-B1"]]) == {
+        "RPP-A", "BW-A", "UPS-A", "UTIL"
+    }  # fmt: skip
+    assert t.power_sides == {"A", "B"}
+
+
+def test_what_belongs_where(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    t = site.topology
+    assert {loop: ids(racks) for loop, racks in t.racks_by_loop.items()} == {
+        "L1": ["X", "Y"], "L2": ["Z"]
+    }  # fmt: skip
+    assert dict(t.cdus_by_water) == {"FW": ("C1", "C2")}  # C3 is on no facility water
+    assert ids(t.rack_by_id.values()) == ["X", "Y", "Z"]
+
+
+def test_a_lost_side_is_an_overlay_that_leaves_the_site_as_it_was(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    base = site.topology
+    failed, changed = overlay.without_pdus(site, [site.pdus["X-A1"]])
+    t = failed.topology
+    assert list(changed) == ["X"] and list(changed["X"].pdus) == ["B"]
+    assert changed["X"].sides_lost == 1
+    assert t.rack_by_id["X"] is changed["X"] and t.rack_by_id["Y"] is base.rack_by_id["Y"]
+    assert ids(t.pdus_in_service_below("UPS-A")) == ["Y-A1"]
+    assert t.moved is not None and t.moved.lost == {"X-A1"}
+    # Every element above one of the rack's PDUs before the loss has them in ``below``.
+    assert {k: ids(v) for k, v in t.moved.below.items()} == {
+        "RPP-A": ["X-A1"], "BW-A": ["X-A1"], "UPS-A": ["X-A1"], "UTIL": ["X-B1"]
+    }  # fmt: skip
+    # Copy on write: the relations not changed are shared, the site's own are untouched.
+    assert t.pdus_below is base.pdus_below and t.racks_by_loop is base.racks_by_loop
+    assert site.topology is base and base.moved is None
+    assert list(base.rack_by_id["X"].pdus) == ["A", "B"]
+    assert ids(base.pdus_in_service_below("UPS-A")) == ["X-A1", "Y-A1"]
+    assert failed.racks is site.racks and failed.pdus is site.pdus
+
+
+def test_a_lost_cdu_leaves_its_loop_and_its_water(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    failed = overlay.without_cdus(site, {"C1"})
+    assert failed.loops["L1"].cdus == ["C2"] and failed.loops["L2"] is site.loops["L2"]
+    assert dict(failed.topology.cdus_by_water) == {"FW": ("C2",)}
+    assert site.loops["L1"].cdus == ["C1", "C2"]
+    assert dict(site.topology.cdus_by_water) == {"FW": ("C1", "C2")}
+
+
+def test_a_changed_site_gets_relations_of_its_own(tmp_path) -> None:
+    # A site made with dataclasses.replace (as headroom adds racks) never reads its
+    # original's relations.
+    site = load(tmp_path, SITE)
+    assert site.topology.racks_by_loop["L1"]
+    fewer = dataclasses.replace(site, racks=site.racks[2:])
+    assert fewer.topology is not site.topology
+    assert "L1" not in fewer.topology.racks_by_loop
+    more = overlay.with_racks(site, [dataclasses.replace(site.racks[0], id="W", pdus={})])
+    assert ids(more.topology.racks_by_loop["L1"]) == ["X", "Y", "W"]
