@@ -144,9 +144,12 @@ def roce_misconfigurations(ctx: Context, cluster: ResolvedCluster) -> Value:
     if not roce.pfc_watchdog:
         problems.append(Message("no PFC watchdog"))
     formula = (
-        Message("settings not met: %(problems)s", problems=Join(problems))
+        Message(
+            "settings not met (PFC on prio_RDMA, K_ECN < XOFF, PFC watchdog on): %(problems)s",
+            problems=Join(problems),
+        )
         if problems
-        else Message("PFC on the RDMA priority, ECN below XOFF, PFC watchdog on")
+        else Message("PFC on prio_RDMA, K_ECN < XOFF, PFC watchdog on")
     )
     return Value(
         float(len(problems)),
@@ -389,7 +392,7 @@ def checkpoint_write_share(ctx: Context, cluster: ResolvedCluster) -> Value:
         return Value.unknown(_no_storage("write_bandwidth"))
     return Value(
         plan.transfer_time(size.value, bw) / interval.value,
-        "S / B_write / t_interval",
+        "t_write / t_interval, t_write = S / B_write",
         (
             ("S", size.value, "data_size"),
             ("B_write", bw, "data_rate"),
@@ -477,7 +480,7 @@ def gradient_sync_share(ctx: Context, cluster: ResolvedCluster) -> Value:
     sync = plan.allreduce_time(gradient, k, link)
     return Value(
         sync / step.value,
-        "2 · (k − 1) / k · G / B_sn / t_step",
+        "t_sync / t_step, t_sync = 2 · (k − 1) / k · G / B_sn",
         (
             ("k", float(k), "count"),
             ("G", gradient, "data_size"),

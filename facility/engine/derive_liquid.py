@@ -87,10 +87,10 @@ _NO_RACKS = Message("no racks on the loop")
 _SUM_CDUS = Message("Σ CDUs")
 _SUM_CDUS_BUT_LARGEST = Message("Σ CDUs − largest")
 _SETPOINT = Message("setpoint")
-_LOWEST_RACK_MAX = Message("lowest rack max")
-_HIGHEST_RACK_MIN = Message("highest rack min")
+_LOWEST_RACK_MAX = Message("min T_max over the rack types")
+_HIGHEST_RACK_MIN = Message("max T_min over the rack types")
 _VENDOR_TABLE = Message("vendor table")
-_MIN_CDU_HEAD = Message("min CDU head")
+_MIN_CDU_HEAD = Message("min H_CDU over the CDUs")
 _SUM_LOOP_HEAT = Message("Σ loop heat")
 _NO_CDU_ON_WATER = Message("no CDU on a loop uses this water")
 # A CDU's capacity at the site approach: rated capacity scaled down linearly (never up).
@@ -500,7 +500,7 @@ def required_flow(ctx: Context, loop: Any) -> Value:
             fluid=name,
         )
         return Value(total, formula, tuple(inputs))
-    formula = Message("Σ Q / (ρ · cp · ΔT), %(fluid)s at mean loop temperature", fluid=name)
+    formula = Message("Σ Q_liq / (ρ · cp · ΔT), %(fluid)s at mean loop temperature", fluid=name)
     if len(rises) == 1:
         rise = rises.pop()
         props = coolant_properties(loop.coolant, supply.value + rise / 2)

@@ -98,12 +98,12 @@ def _pdu_capacity(pdu: Pdu) -> Value:
             )
         )
     rated = circuit_apparent_power(f.voltage, f.breaker_rating, f.phases)
-    formula = "√3 · V_LL · I · DF" if f.phases == 3 else "V · I · DF"
+    formula, volts = ("√3 · V_LL · I · DF", "V_LL") if f.phases == 3 else ("V · I · DF", "V")
     return Value(
         continuous_capacity(rated, pdu.derating),
         formula,
         (
-            ("V", f.voltage, "voltage"),
+            (volts, f.voltage, "voltage"),
             ("I", f.breaker_rating, "current"),
             ("DF", pdu.derating, "fraction"),
         ),
@@ -365,12 +365,13 @@ def distribution_capacity(ctx: Context, element: Any) -> Value:
         else ctx.site.conventions.continuous_load_derating
     )
     rated = circuit_apparent_power(element.voltage, element.rating, element.phases)
-    formula = "√3 · V_LL · I · DF" if element.phases == 3 else "V · I · DF"
+    three_phase = element.phases == 3
+    formula, volts = ("√3 · V_LL · I · DF", "V_LL") if three_phase else ("V · I · DF", "V")
     return Value(
         continuous_capacity(rated, derating),
         formula,
         (
-            ("V", element.voltage, "voltage"),
+            (volts, element.voltage, "voltage"),
             ("I", element.rating, "current"),
             ("DF", derating, "fraction"),
         ),
