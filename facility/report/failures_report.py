@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from facility.analysis.failures import FailureReport, ScenarioResult
+from facility.engine.findings import Finding
 from facility.i18n import _, pgettext
 from facility.messages import localized
 from facility.report.findings_view import message
@@ -120,7 +121,8 @@ def failures_text(
     return "\n".join(lines) + "\n"
 
 
-def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
+def scenario_head(r: ScenarioResult) -> dict[str, Any]:
+    """A scenario's JSON but its findings (which ``findings`` and ``unchanged`` follow)."""
     return {
         "id": r.scenario.id,
         "kind": r.scenario.kind,
@@ -137,20 +139,37 @@ def _scenario_json(r: ScenarioResult) -> dict[str, Any]:
             else round(r.worst_utilisation, 6),
             "no_capacity_left": r.worst_utilisation == float("inf"),
         },
-        # The checks the loss moved (status or figures); the others read as in the normal audit.
-        "findings": [finding_json(f) for f in sorted(r.changed, key=lambda f: f.id)],
-        "unchanged": len(r.unchanged),
+    }
+
+
+def changed_findings(r: ScenarioResult) -> list[Finding]:
+    """The checks the loss moved (status or figures), by id; the others read as in the
+    normal audit (``unchanged`` counts them)."""
+    return sorted(r.changed, key=lambda f: f.id)
+
+
+def failures_head(report: FailureReport) -> dict[str, Any]:
+    """The analysis's JSON fields before its scenarios."""
+    return {
+        "schema": SCHEMA,
+        "single_points_of_failure": [r.scenario.id for r in report.single_points_of_failure],
     }
 
 
 def failures_data(report: FailureReport) -> dict[str, Any]:
-    """The analysis as JSON data: also the ``failures`` section of ``check -f json``
-    (English, as the JSON result)."""
+    """The analysis as JSON data (English, as the JSON result); ``facility check -f json``
+    streams the same as its ``failures`` section."""
     with using_language(DEFAULT_LANGUAGE):
         return {
-            "schema": SCHEMA,
-            "single_points_of_failure": [r.scenario.id for r in report.single_points_of_failure],
-            "scenarios": [_scenario_json(r) for r in report.results],
+            **failures_head(report),
+            "scenarios": [
+                {
+                    **scenario_head(r),
+                    "findings": [finding_json(f) for f in changed_findings(r)],
+                    "unchanged": len(r.unchanged),
+                }
+                for r in report.results
+            ],
         }
 
 

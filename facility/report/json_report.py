@@ -166,32 +166,50 @@ def _line(value: Any) -> str:
 
 
 def _chunks(
-    data: dict[str, Any], findings: Iterable[str], failures: dict[str, Any] | None
+    data: dict[str, Any], findings: Iterable[str], failures: Iterable[str] | None
 ) -> Iterator[str]:
     """Indented JSON with one finding per line: readable, diffable, and fast on 100,000s of
     findings (the C encoder runs only without ``indent``). Yields the text piece by piece, so a
     campus's findings are never all held as dicts or as one string. The single-failure section,
-    when there is one, comes before the findings, one scenario per line."""
+    when there is one, comes before the findings: its fields, then one scenario per line."""
     head = json_inert(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
     yield head[:-2]
     if failures is not None:
-        scenarios = ",\n".join("      " + _line(s) for s in failures["scenarios"])
-        fields = "".join(
-            f"\n    {json.dumps(k)}: {_line(v)}," for k, v in failures.items() if k != "scenarios"
-        )
-        yield (
-            ',\n  "failures": {'
-            + fields
-            + '\n    "scenarios": ['
-            + (f"\n{scenarios}\n    ]" if scenarios else "]")
-            + "\n  }"
-        )
+        yield from failures
     yield ',\n  "findings": ['
     first = True
     for line in findings:
         yield ("\n    " if first else ",\n    ") + line
         first = False
     yield "  ]\n}\n" if first else "\n  ]\n}\n"
+
+
+def _failure_chunks(report: Any, lines: _FindingLines) -> Iterator[str]:
+    """The ``failures`` section, a scenario per line, each streamed as it is encoded (a
+    campus has 10,000s); each finding line as ``failures -f json`` writes it."""
+    from facility.report.failures_report import (  # it imports this module
+        changed_findings,
+        failures_head,
+        scenario_head,
+    )
+
+    with using_language(DEFAULT_LANGUAGE):
+        fields = "".join(
+            f"\n    {json.dumps(k)}: {_line(v)}," for k, v in failures_head(report).items()
+        )
+        yield ',\n  "failures": {' + fields + '\n    "scenarios": ['
+        first = True
+        for r in report.results:
+            head = _line(scenario_head(r))[:-1]
+            found = ", ".join(
+                lines.line(f, f.id, None, waiver_key=False) for f in changed_findings(r)
+            )
+            yield (
+                ("\n      " if first else ",\n      ")
+                + f'{head}, "findings": [{found}], "unchanged": {len(r.unchanged)}}}'
+            )
+            first = False
+        yield "]\n  }" if first else "\n    ]\n  }"
 
 
 def render_report_json(report: ReportInput) -> str:
@@ -222,13 +240,9 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
         }
         for r in report.waivers.records
     ]
-    failures = None
-    if report.failures is not None:
-        from facility.report.failures_report import failures_data  # it imports this module
-
-        failures = failures_data(report.failures)
     by_finding = report.waivers.by_finding
     lines = _FindingLines()
+    failures = None if report.failures is None else _failure_chunks(report.failures, lines)
 
     def findings() -> Iterator[str]:
         for f in _sorted(result):
@@ -250,7 +264,11 @@ class _FindingLines:
         self.middles: dict[tuple[Any, ...], str] = {}
         self.files: dict[str, str] = {}
 
-    def line(self, f: Finding, finding_id: str, waiver: dict[str, Any] | None) -> str:
+    def line(
+        self, f: Finding, finding_id: str, waiver: dict[str, Any] | None, waiver_key: bool = True
+    ) -> str:
+        """The line; without ``waiver_key``, as ``_line(finding_json(f))`` (no waiver member:
+        a scenario's findings in the ``failures`` section)."""
         rule_key = (f.rule, f.name, f.title, f.area, f.severity)
         rule = self.rules.get(rule_key)
         if rule is None:
@@ -276,8 +294,12 @@ class _FindingLines:
         return (
             f'{{"id": {_text(finding_id)}, {rule}, "status": {_string(f.status)}, '
             f'"entity": {{"kind": {_string(f.entity_kind)}, "id": {_text(f.entity_id)}}}, '
-            f'{middle}, "source": {source}, '
-            f'"waiver": {"null" if waiver is None else _line(waiver)}}}'
+            f'{middle}, "source": {source}'
+            + (
+                f', "waiver": {"null" if waiver is None else _line(waiver)}}}'
+                if waiver_key
+                else "}"
+            )
         )
 
 

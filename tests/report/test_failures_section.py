@@ -28,6 +28,7 @@ from facility.engine.rules import bundled_rules_dir, load_rules
 from facility.model.load import load_site
 from facility.report import failures_view
 from facility.report.context import ReportInput
+from facility.report.failures_report import failures_data
 from facility.report.failures_view import (
     MAX_COLUMNS,
     MAX_GROUPS,
@@ -382,6 +383,10 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
     # the rest of the result is as without the analysis
     plain = json.loads(render_report_json(replace(b3, failures=None)))
     assert {k: v for k, v in data.items() if k != "failures"} == plain
+    # streamed scenario by scenario, the section is what `facility failures -f json` holds
+    assert b3.failures is not None
+    assert failures == json.loads(json.dumps(failures_data(b3.failures), ensure_ascii=False))
+    assert sum(len(s["findings"]) for s in failures["scenarios"]) > 50
 
 
 def test_the_terminal_prints_one_line(b3: ReportInput, without_analysis: ReportInput) -> None:
