@@ -175,15 +175,22 @@ class _Failer:
             "facility_water": [(w, failed.facility_water[w]) for w in sorted(water)],
         }
 
+    def lost_pdus(self, scenario: Scenario) -> tuple[Pdu, ...] | None:
+        """The PDUs a power loss takes out of service (None: not a power loss)."""
+        if scenario.kind in ("power_source", "distribution"):
+            return self.topology.pdus_below.get(scenario.element, ())
+        if scenario.kind == "rack_side":
+            rack_id, side = scenario.element.rsplit(":", 1)
+            return tuple(self.topology.rack_by_id[rack_id].pdus[side])
+        return None
+
     def apply(self, scenario: Scenario) -> tuple[Site, Affected]:
         site, kind, element = self.site, scenario.kind, scenario.element
-        if kind in ("power_source", "distribution"):
-            return self.without_pdus(self.topology.pdus_below.get(element, ()))
-        if kind == "rack_side":
-            # The rack, its surviving PDUs, and every element upstream of the rack's PDUs:
+        lost = self.lost_pdus(scenario)
+        if lost is not None:
+            # The racks, their surviving PDUs, and every element upstream of the racks' PDUs:
             # the survivors' busways and source now carry the whole rack.
-            rack_id, side = element.rsplit(":", 1)
-            return self.without_pdus(self.topology.rack_by_id[rack_id].pdus[side])
+            return self.without_pdus(lost)
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":
@@ -237,8 +244,9 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
     classes: dict[Any, tuple[Rack, list[Finding]]] = {}  # identical racks losing the same side
     with paused_gc():
         for scenario in scenarios(site):
-            if scenario.kind == "rack_side":
-                findings = _rack_side(failer, base, scenario, ruleset, normal_rules, classes)
+            lost = failer.lost_pdus(scenario)
+            if lost is not None:
+                findings = _power_loss(failer, base, lost, ruleset, normal_rules, classes, before)
             else:
                 failed_site, affected = failer.apply(scenario)
                 findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, base)
@@ -253,7 +261,11 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
                     continue
                 changed.append(f)
                 u = utilisation(f)
-                if u is not None and (worst_u is None or u > worst_u):
+                # The highest utilisation; of equals, the first by id (whatever the order
+                # the checks were judged in).
+                if u is not None and (
+                    worst_u is None or u > worst_u or (u == worst_u and f.id < worst.id)  # type: ignore[union-attr]
+                ):
                     worst, worst_u = f, u
             report.results.append(ScenarioResult(scenario, changed, new, worst, worst_u, unchanged))
     return report
@@ -268,56 +280,98 @@ def _still_unknown(after: Finding, unknown_before: dict[str, Finding]) -> Findin
 
 
 def _changed(after: Finding, before: Finding | None) -> bool:
+    """The loss moved the check: its status, or its observed or limit value."""
+    if after is before:
+        return False
     if before is None or before.status != after.status:
         return True
-    values = (after.observed, after.limit, before.observed, before.limit)
-    if any(v is None for v in values):
+    a_obs, a_lim, b_obs, b_lim = after.observed, after.limit, before.observed, before.limit
+    if a_obs is None or a_lim is None or b_obs is None or b_lim is None:
         return False
-    return (after.observed.value, after.limit.value) != (before.observed.value, before.limit.value)  # type: ignore[union-attr]
+    return a_obs.value != b_obs.value or a_lim.value != b_lim.value
 
 
-def _rack_key(rack: Rack, side: str) -> tuple[Any, ...]:
-    """Racks that behave alike when they lose ``side``: same type, zone and PDU circuits."""
+def _rack_key(rack: Rack, lost: frozenset[str]) -> tuple[Any, ...]:
+    """Racks that behave alike when they lose the PDUs ``lost``: same type, zone, room and
+    loop, the same PDU circuits fed from the same elements, the same positions lost."""
     layout = tuple(
-        (s, tuple((id(p.figures), p.derating) for p in pdus))
+        (s, tuple((id(p.figures), p.derating, p.fed_by, p.id in lost) for p in pdus))
         for s, pdus in sorted(rack.pdus.items())
     )
-    return (id(rack.type), rack.zone, rack.room, rack.loop, layout, side)
+    return (id(rack.type), rack.zone, rack.room, rack.loop, layout)
 
 
-def _rack_side(
+def _power_loss(
     failer: _Failer,
     base: Context,
-    scenario: Scenario,
+    lost: tuple[Pdu, ...],
     ruleset: RuleSet,
     rules: list[Any],
     classes: dict[Any, tuple[Rack, list[Finding]]],
+    before: dict[str, Finding],
 ) -> list[Finding]:
-    """A rack-side loss, computed once per class of identical racks and mapped to the others."""
-    rack_id, side = scenario.element.rsplit(":", 1)
-    rack = failer.topology.rack_by_id[rack_id]
-    key = _rack_key(rack, side)
-    failed_site, affected = failer.apply(scenario)
-    # The elements upstream differ from rack to rack (and so do their other loads): judged
-    # for each scenario; the rack and its PDUs once per class.
+    """A loss of PDUs (a rack side, a busway, a source): the elements above them judged for
+    each scenario (their other loads differ); each rack that lost some, with its PDUs still
+    in service, once per class of identical racks losing the same positions, mapped to the
+    others (a UPS's loss is its racks' side losses at once)."""
+    failed_site, affected = failer.without_pdus(lost)
     upstream = {scope: affected.pop(scope) for scope in ("distribution", "power_source")}
-    above = evaluate_entities(failed_site, ruleset, rules, upstream, base)
-    if key not in classes:
-        classes[key] = (rack, evaluate_entities(failed_site, ruleset, rules, affected, base))
-    model, findings = classes[key]
-    if model is rack:
-        return findings + above
+    found = evaluate_entities(failed_site, ruleset, rules, upstream, base)
+    lost_ids = frozenset(p.id for p in lost)
+    remaining: dict[str, list[tuple[str, Any]]] = {}
+    for pdu_id, pdu in affected["pdu"]:
+        remaining.setdefault(pdu.rack, []).append((pdu_id, pdu))
+    for rack_id, rack in affected["rack"]:
+        original = failer.topology.rack_by_id[rack_id]
+        key = _rack_key(original, lost_ids)
+        if key not in classes:
+            entities = {"rack": [(rack_id, rack)], "pdu": remaining.get(rack_id, [])}
+            judged = evaluate_entities(failed_site, ruleset, rules, entities, base)
+            classes[key] = (original, judged)
+        model, findings = classes[key]
+        if model is original:
+            found += findings
+        else:
+            found += _mapped(findings, model, original, failer.site, before)
+    return found
+
+
+def _mapped(
+    findings: list[Finding], model: Rack, rack: Rack, site: Site, before: dict[str, Finding]
+) -> list[Finding]:
+    """``model``'s findings as ``rack``'s (a rack of the same class: its PDUs position by
+    position). A check the loss left as it was on the model, and that read the same on both
+    before the loss, is ``rack``'s own normal finding (no copy)."""
     ids = {model.id: rack.id}
     for s, pdus in model.pdus.items():
         for mine, theirs in zip(pdus, rack.pdus[s], strict=True):
             ids[mine.id] = theirs.id
-    site = failer.site
-    own = [
-        dataclasses.replace(
-            f,
-            entity_id=ids[f.entity_id],
-            location=site.where(f.entity_kind, ids[f.entity_id]),
+    out = []
+    for f in findings:
+        entity = ids[f.entity_id]
+        prior = before.get(f.id)
+        if prior is not None and not _changed(f, prior):
+            own = before.get(f"{f.rule}:{f.entity_kind}:{entity}")
+            if own is not None and not _changed(own, prior):
+                out.append(own)
+                continue
+        out.append(
+            Finding(
+                f.rule,
+                f.name,
+                f.title,
+                f.area,
+                f.severity,
+                f.status,
+                f.entity_kind,
+                entity,
+                site.where(f.entity_kind, entity),
+                f.kind,
+                f.observed,
+                f.limit,
+                f.margin,
+                f.relation,
+                f.missing,
+            )
         )
-        for f in findings
-    ]
-    return own + above
+    return out

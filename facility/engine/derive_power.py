@@ -304,13 +304,16 @@ def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Contex
     None when a share is unknown: then the whole sum is made again."""
     moved = ctx.topology.moved
     assert moved is not None
+    changed = moved.below.get(element_id, ())
+    if 2 * len(changed) >= len(ctx.topology.pdus_below.get(element_id, ())):
+        return None  # most of what it feeds changed (its own loss, its source's): sum anew
     scope = "distribution" if element_id in normal.site.distribution else "power_source"
     element = normal.site.distribution.get(element_id) or normal.site.sources[element_id]
     base = normal.get(scope, _SUM_OF[scope, per_pdu], element)  # once per element
     if base.value is None or base.formula is not _SUM_PDU_LOADS:
         return None
     value, count = base.value, int(base.inputs[0][1])
-    for pdu in moved.below.get(element_id, ()):
+    for pdu in changed:
         before = _pdu_share(normal, pdu, per_pdu)
         gone = pdu.id in moved.lost
         after = None if gone else _pdu_share(ctx, pdu, per_pdu)
