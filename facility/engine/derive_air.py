@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.derive_liquid import rack_heat_split
-from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.quantities import Context, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Rack, Site
@@ -56,10 +56,8 @@ def air_heat(ctx: Context, room: Any) -> Value:
         return Value(0.0, Message("no racks in the room"), ())
     total = 0.0
     for rack in racks:
-        v = _rack_air_heat(ctx, rack)
-        if v.value is None:
-            return v
-        total += v.value
+        v = known(_rack_air_heat(ctx, rack))
+        total += v
     return Value(total, "Σ P · (1 − f_liq) + Σ P_air-only", (("n_racks", len(racks), "count"),))
 
 

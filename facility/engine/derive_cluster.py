@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.quantities import Context, Value, known, quantity, scope
 from facility.messages import Join, Message
 from facility.model.cluster import (
     CommissioningItem,
@@ -265,21 +265,17 @@ def _mfu(cluster: ResolvedCluster) -> float | None:
 
 @quantity("cluster", "training_time", "time", "Wall time of the planned run on its supernodes")
 def training_time(ctx: Context, cluster: ResolvedCluster) -> Value:
-    c = ctx.get("cluster", "training_compute", cluster)
-    if c.value is None:
-        return c
-    peak = _peak_rate(ctx, cluster)
-    if peak.value is None:
-        return peak
+    c = known(ctx.get("cluster", "training_compute", cluster))
+    peak = known(_peak_rate(ctx, cluster))
     mfu = _mfu(cluster)
     if mfu is None:
         return _plan_lacks("mfu")
     return Value(
-        plan.training_time(c.value, peak.value, mfu),
+        plan.training_time(c, peak, mfu),
         "C / (Σ n · P · MFU)",
         (
-            ("C", c.value, "computation"),
-            ("Σ n · P", peak.value, "computation_rate"),
+            ("C", c, "computation"),
+            ("Σ n · P", peak, "computation_rate"),
             ("MFU", mfu, "fraction"),
         ),
     )
@@ -306,27 +302,21 @@ def supernodes(ctx: Context, cluster: ResolvedCluster) -> Value:
     "cluster", "supernodes_needed", "count", "Supernodes needed to finish within the target time"
 )
 def supernodes_needed(ctx: Context, cluster: ResolvedCluster) -> Value:
-    c = ctx.get("cluster", "training_compute", cluster)
-    if c.value is None:
-        return c
-    peak = _peak_rate(ctx, cluster)
-    if peak.value is None:
-        return peak
+    c = known(ctx.get("cluster", "training_compute", cluster))
+    peak = known(_peak_rate(ctx, cluster))
     mfu = _mfu(cluster)
     if mfu is None:
         return _plan_lacks("mfu")
-    t = ctx.get("cluster", "target_duration", cluster)
-    if t.value is None:
-        return t
-    per_node = peak.value / len(cluster.workload_supernodes)
+    t = known(ctx.get("cluster", "target_duration", cluster))
+    per_node = peak / len(cluster.workload_supernodes)
     return Value(
-        float(plan.supernodes_needed(c.value, per_node, mfu, t.value)),
+        float(plan.supernodes_needed(c, per_node, mfu, t)),
         "⌈C / (P_sn · MFU · T)⌉",
         (
-            ("C", c.value, "computation"),
+            ("C", c, "computation"),
             ("P_sn", per_node, "computation_rate"),
             ("MFU", mfu, "fraction"),
-            ("T", t.value, "time"),
+            ("T", t, "time"),
         ),
     )
 
@@ -381,23 +371,19 @@ def checkpoint_interval(ctx: Context, cluster: ResolvedCluster) -> Value:
     "Checkpoint write time as a share of the checkpoint interval",
 )
 def checkpoint_write_share(ctx: Context, cluster: ResolvedCluster) -> Value:
-    size = ctx.get("cluster", "checkpoint_size", cluster)
-    if size.value is None:
-        return size
-    interval = ctx.get("cluster", "checkpoint_interval", cluster)
-    if interval.value is None:
-        return interval
+    size = known(ctx.get("cluster", "checkpoint_size", cluster))
+    interval = known(ctx.get("cluster", "checkpoint_interval", cluster))
     bw = cluster.spec.storage.write_bandwidth
     if bw is None:
         return Value.unknown(_no_storage("write_bandwidth"))
     return Value(
-        plan.transfer_time(size.value, bw) / interval.value,
+        plan.transfer_time(size, bw) / interval,
         "t_write / t_interval, t_write = S / B_write",
         (
-            ("S", size.value, "data_size"),
+            ("S", size, "data_size"),
             ("B_write", bw, "data_rate"),
-            ("t_write", plan.transfer_time(size.value, bw), "time"),
-            ("t_interval", interval.value, "time"),
+            ("t_write", plan.transfer_time(size, bw), "time"),
+            ("t_interval", interval, "time"),
         ),
     )
 
@@ -406,27 +392,23 @@ def checkpoint_write_share(ctx: Context, cluster: ResolvedCluster) -> Value:
     "cluster", "checkpoint_restore_time", "time", "Time to read one checkpoint back from storage"
 )
 def checkpoint_restore_time(ctx: Context, cluster: ResolvedCluster) -> Value:
-    size = ctx.get("cluster", "checkpoint_size", cluster)
-    if size.value is None:
-        return size
+    size = known(ctx.get("cluster", "checkpoint_size", cluster))
     bw = cluster.spec.storage.read_bandwidth
     if bw is None:
         return Value.unknown(_no_storage("read_bandwidth"))
     return Value(
-        plan.transfer_time(size.value, bw),
+        plan.transfer_time(size, bw),
         "S / B_read",
-        (("S", size.value, "data_size"), ("B_read", bw, "data_rate")),
+        (("S", size, "data_size"), ("B_read", bw, "data_rate")),
     )
 
 
 def _sustained(ctx: Context, cluster: ResolvedCluster) -> Value:
-    peak = _peak_rate(ctx, cluster)
-    if peak.value is None:
-        return peak
+    peak = known(_peak_rate(ctx, cluster))
     mfu = _mfu(cluster)
     if mfu is None:
         return _plan_lacks("mfu")
-    return Value(plan.sustained_compute_rate(peak.value, mfu))
+    return Value(plan.sustained_compute_rate(peak, mfu))
 
 
 def _step_time(ctx: Context, cluster: ResolvedCluster, w: Workload) -> Value:
@@ -436,10 +418,8 @@ def _step_time(ctx: Context, cluster: ResolvedCluster, w: Workload) -> Value:
         return _plan_lacks("step_time", "tokens_per_step")
     if w.parameters is None:
         return _plan_lacks("parameters")
-    rate = _sustained(ctx, cluster)
-    if rate.value is None:
-        return rate
-    return Value(plan.step_time(w.tokens_per_step, w.parameters, rate.value))
+    rate = known(_sustained(ctx, cluster))
+    return Value(plan.step_time(w.tokens_per_step, w.parameters, rate))
 
 
 @quantity(
@@ -463,30 +443,26 @@ def gradient_sync_share(ctx: Context, cluster: ResolvedCluster) -> Value:
     nodes = cluster.workload_supernodes
     if not nodes:
         return Value.unknown(Message("the cluster declares no supernodes"))
-    per_acc = ctx.get("cluster", "scale_out_bandwidth_per_accelerator", cluster)
-    if per_acc.value is None:
-        return per_acc
+    per_acc = known(ctx.get("cluster", "scale_out_bandwidth_per_accelerator", cluster))
     counts = [node.accelerators for node in nodes]
     if any(n is None for n in counts):
         return _peak_rate(ctx, cluster)  # names the supernode without a count
-    step = _step_time(ctx, cluster, w)
-    if step.value is None:
-        return step
+    step = known(_step_time(ctx, cluster, w))
     gradient = w.parameters * g.value
     k = len(nodes)
     # Each supernode's share of the all-reduce leaves through all of its NICs at once
     # (hierarchical: reduce-scatter inside the supernode, ring across supernodes per shard).
-    link = min(n for n in counts if n is not None) * per_acc.value
+    link = min(n for n in counts if n is not None) * per_acc
     sync = plan.allreduce_time(gradient, k, link)
     return Value(
-        sync / step.value,
+        sync / step,
         "t_sync / t_step, t_sync = 2 · (k − 1) / k · G / B_sn",
         (
             ("k", float(k), "count"),
             ("G", gradient, "data_size"),
             ("B_sn", link, "bit_rate"),
             ("t_sync", sync, "time"),
-            ("t_step", step.value, "time"),
+            ("t_step", step, "time"),
         ),
     )
 
@@ -504,15 +480,13 @@ def data_read_rate(ctx: Context, cluster: ResolvedCluster) -> Value:
         return _plan_lacks("data_read_rate", "bytes_per_token")
     if w.parameters is None:
         return _plan_lacks("parameters")
-    rate = _sustained(ctx, cluster)
-    if rate.value is None:
-        return rate
-    tokens = plan.token_rate(w.parameters, rate.value)
+    rate = known(_sustained(ctx, cluster))
+    tokens = plan.token_rate(w.parameters, rate)
     return Value(
         tokens * w.bytes_per_token,
         "Σ n · P · MFU / (6 · N) · b_token",
         (
-            ("Σ n · P · MFU", rate.value, "computation_rate"),
+            ("Σ n · P · MFU", rate, "computation_rate"),
             ("N", w.parameters, "count"),
             ("b_token", w.bytes_per_token, "count"),
         ),

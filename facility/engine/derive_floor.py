@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from facility.engine.derive_liquid import mass_fraction
-from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.quantities import Context, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Rack, Site
@@ -97,16 +97,15 @@ def _zone_figure(ctx: Context, rack: Rack, field: str) -> Value:
 @quantity("rack", "footprint_pressure", "pressure", "Installed weight over the rack footprint")
 def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
-    if mass.value is None:
-        return mass
+    mass_value = known(mass)
     fp = rack.type.figures.footprint
     if fp is None:
         return Value.unknown(no_rack_figure(rack, "footprint"))
     return Value(
-        footprint_pressure(mass.value, fp.width, fp.depth),
+        footprint_pressure(mass_value, fp.width, fp.depth),
         "m · g / (W · D)",
         (
-            ("m", mass.value, "mass"),
+            ("m", mass_value, "mass"),
             ("g", STANDARD_GRAVITY, "acceleration"),
             ("W", fp.width, "length"),
             ("D", fp.depth, "length"),
@@ -117,15 +116,14 @@ def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
 @quantity("rack", "caster_load", "force", "Installed weight per caster")
 def rack_caster_load(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
-    if mass.value is None:
-        return mass
+    mass_value = known(mass)
     n = rack.type.figures.casters
     if n is None:
         return Value.unknown(no_rack_figure(rack, "casters"))
     return Value(
-        caster_load(mass.value, n),
+        caster_load(mass_value, n),
         "m · g / n",
-        (("m", mass.value, "mass"), ("g", STANDARD_GRAVITY, "acceleration"), ("n", n, "count")),
+        (("m", mass_value, "mass"), ("g", STANDARD_GRAVITY, "acceleration"), ("n", n, "count")),
     )
 
 
@@ -170,9 +168,8 @@ def zone_load(ctx: Context, zone: Any) -> Value:
     total = 0.0
     for rack in racks:
         m = ctx.get("rack", "installed_mass", rack)
-        if m.value is None:
-            return m
-        total += m.value
+        m_value = known(m)
+        total += m_value
     return Value(
         zone_aggregate_pressure(total, zone.area),
         "Σ m · g / A",
@@ -200,9 +197,8 @@ def mass_on_no_zone(ctx: Context, rack: Rack) -> Value:
     if rack.zone is not None:
         return Value(0.0, Message("in zone %(zone)s", zone=rack.zone), ())
     mass = ctx.get("rack", "installed_mass", rack)
-    if mass.value is None:
-        return mass
-    return Value(mass.value, mass.formula, mass.inputs)
+    mass_value = known(mass)
+    return Value(mass_value, mass.formula, mass.inputs)
 
 
 @quantity(
@@ -213,12 +209,11 @@ def mass_on_no_zone(ctx: Context, rack: Rack) -> Value:
 )
 def rack_rolling_caster_load(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
-    if mass.value is None:
-        return mass
+    mass_value = known(mass)
     return Value(
-        rolling_caster_load(mass.value),
+        rolling_caster_load(mass_value),
         "½ · m · g",
-        (("m", mass.value, "mass"), ("g", STANDARD_GRAVITY, "acceleration")),
+        (("m", mass_value, "mass"), ("g", STANDARD_GRAVITY, "acceleration")),
     )
 
 

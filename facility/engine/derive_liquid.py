@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.quantities import Context, Value, guarded, known, quantity, scope
 from facility.engine.reasons import no_cooling, no_rack_figure
 from facility.messages import Message, message_of
 from facility.model.cooling import FLUID_NAMES, Coolant
@@ -147,10 +147,8 @@ def liquid_heat(ctx: Context, loop: Any) -> Value:
         return Value(0.0, _NO_RACKS, ())
     total = 0.0
     for rack in racks:
-        heat = rack_liquid_heat(ctx, rack)
-        if heat.value is None:
-            return heat
-        total += heat.value
+        heat = known(rack_liquid_heat(ctx, rack))
+        total += heat
     return Value(total, "Σ P · f_liq", (("n_racks", len(racks), "count"),))
 
 
@@ -439,13 +437,11 @@ def _rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
 
 def _one_rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
     f = rack.type.figures
-    heat = rack_liquid_heat(ctx, rack)
-    if heat.value is None:
-        return heat
-    if heat.value == 0.0:
+    heat = known(rack_liquid_heat(ctx, rack))
+    if heat == 0.0:
         return Value(0.0)
     if f.flow_table is not None:
-        return _table_flow(ctx, rack, loop, supply, heat.value)
+        return _table_flow(ctx, rack, loop, supply, heat)
     if f.design_coolant_rise is None:
         return Value.unknown(
             Message(
@@ -458,7 +454,7 @@ def _one_rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
     props = coolant_properties(loop.coolant, supply + f.design_coolant_rise / 2)
     if isinstance(props, Value):
         return props
-    return Value(fluid.required_coolant_flow(heat.value, f.design_coolant_rise, *props))
+    return Value(fluid.required_coolant_flow(heat, f.design_coolant_rise, *props))
 
 
 @quantity("tcs_loop", "required_flow", "volumetric_flow", "Coolant flow the loop's racks need")
@@ -466,17 +462,14 @@ def required_flow(ctx: Context, loop: Any) -> Value:
     racks = _loop_racks(ctx, loop.id)
     if not racks:
         return Value(0.0, _NO_RACKS, ())
-    supply = ctx.get("tcs_loop", "supply_temperature", loop)
-    if supply.value is None:
-        return supply
+    supply = known(ctx.get("tcs_loop", "supply_temperature", loop))
     total = 0.0
     rises = set()
     tables: set[Any] = set()  # the formulas of the racks sized by a vendor table
     for rack in racks:
-        v = _rack_flow(ctx, rack, loop, supply.value)
-        if v.value is None:
-            return v
-        total += v.value
+        v = _rack_flow(ctx, rack, loop, supply)
+        v_value = known(v)
+        total += v_value
         if rack.type.figures.flow_table is not None:
             tables.add((v.formula, v.inputs[1:]))
         elif rack.type.figures.design_coolant_rise and rack.type.is_liquid:
@@ -485,7 +478,7 @@ def required_flow(ctx: Context, loop: Any) -> Value:
     inputs: list[tuple[str, float, str]] = [("Q_liq", heat.value or 0.0, "power")]
     name = coolant_name(loop.coolant)
     if tables and not rises:
-        inputs = [("T_supply", supply.value, "temperature")]
+        inputs = [("T_supply", supply, "temperature")]
         formula: str = Message("Σ vendor-table flows at T_supply (%(fluid)s)", fluid=name)
         if len(tables) == 1:
             table_formula, ratio = next(iter(tables))
@@ -503,7 +496,7 @@ def required_flow(ctx: Context, loop: Any) -> Value:
     formula = Message("Σ Q_liq / (ρ · cp · ΔT), %(fluid)s at mean loop temperature", fluid=name)
     if len(rises) == 1:
         rise = rises.pop()
-        props = coolant_properties(loop.coolant, supply.value + rise / 2)
+        props = coolant_properties(loop.coolant, supply + rise / 2)
         if not isinstance(props, Value):
             inputs += [
                 ("ρ", props[0], "density"),
@@ -520,9 +513,7 @@ def required_flow(ctx: Context, loop: Any) -> Value:
     "Supply + the largest design rise of the loop's racks",
 )
 def return_temperature(ctx: Context, loop: Any) -> Value:
-    supply = ctx.get("tcs_loop", "supply_temperature", loop)
-    if supply.value is None:
-        return supply
+    supply = known(ctx.get("tcs_loop", "supply_temperature", loop))
     rises = [r.type.figures.design_coolant_rise for r in _liquid_racks(ctx, loop.id)]
     if not rises or any(r is None for r in rises):
         return Value.unknown(
@@ -534,9 +525,9 @@ def return_temperature(ctx: Context, loop: Any) -> Value:
         )
     rise = max(r for r in rises if r is not None)
     return Value(
-        supply.value + rise,
+        supply + rise,
         "T_supply + ΔT",
-        (("T_supply", supply.value, "temperature"), ("ΔT", rise, "temperature_difference")),
+        (("T_supply", supply, "temperature"), ("ΔT", rise, "temperature_difference")),
     )
 
 
@@ -648,7 +639,7 @@ def _shares(cdus: list[ResolvedCdu]) -> dict[str, float] | Value:
     for cdu in cdus:
         capacity = _capacity(cdu)
         if capacity.value is None:
-            return capacity
+            return capacity  # kept as the loop's shares (memo): each reader learns why
         capacities.append(capacity.value)
     total = sum(capacities)
     if not total:
@@ -699,21 +690,20 @@ def primary_pressure_drop(ctx: Context, cdu: ResolvedCdu) -> Value:
     )
 
 
+@guarded  # the conservation account reads it too
 def cdu_heat(ctx: Context, cdu: ResolvedCdu) -> Value:
     """The CDU's share of its loop's heat [W] (0 for a CDU on no loop or out of service)."""
     loop = ctx.site.loops.get(cdu.loop) if cdu.loop else None
     if loop is None or cdu.id not in loop.cdus:
         return Value(0.0)
-    heat = ctx.get("tcs_loop", "liquid_heat", loop)
-    if heat.value is None:
-        return heat
+    heat = known(ctx.get("tcs_loop", "liquid_heat", loop))
     shares = cdu_heat_shares(ctx, loop)
     if isinstance(shares, Value):
         return shares
     return Value(
-        heat.value * shares[cdu.id],
+        heat * shares[cdu.id],
         "Q_loop · share",
-        (("Q_loop", heat.value, "power"), ("share", shares[cdu.id], "fraction")),
+        (("Q_loop", heat, "power"), ("share", shares[cdu.id], "fraction")),
     )
 
 
@@ -751,8 +741,7 @@ def facility_heat(ctx: Context, water: Any) -> Value:
         if not mine:
             continue  # its CDUs on this water are out of service (a failure scenario)
         heat = ctx.get("tcs_loop", "liquid_heat", loop)
-        if heat.value is None:
-            return heat
+        heat_value = known(heat)
         share = 1.0
         if len(mine) < len(loop.cdus):  # the loop rejects into several facility water loops
             split = True
@@ -760,7 +749,7 @@ def facility_heat(ctx: Context, water: Any) -> Value:
             if isinstance(shares, Value):
                 return shares
             share = sum(shares[c] for c in mine)
-        total += heat.value * share
+        total += heat_value * share
         counted += 1
     if not counted:
         return Value(0.0, _NO_CDU_ON_WATER, ())
@@ -779,9 +768,7 @@ def facility_heat(ctx: Context, water: Any) -> Value:
     "Facility water flow for the heat at the primary rise",
 )
 def facility_required_flow(ctx: Context, water: Any) -> Value:
-    heat = ctx.get("facility_water", "facility_heat", water)
-    if heat.value is None:
-        return heat
+    heat = known(ctx.get("facility_water", "facility_heat", water))
     if water.supply_temperature is None or water.primary_rise is None:
         return Value.unknown(
             Message(
@@ -796,13 +783,13 @@ def facility_required_flow(ctx: Context, water: Any) -> Value:
         return props
     rho, cp = props
     return Value(
-        fluid.required_coolant_flow(heat.value, water.primary_rise, rho, cp),
+        fluid.required_coolant_flow(heat, water.primary_rise, rho, cp),
         Message(
             "Q / (ρ · cp · ΔT), %(fluid)s at mean temperature",
             fluid=coolant_name(water.coolant),
         ),
         (
-            ("Q", heat.value, "power"),
+            ("Q", heat, "power"),
             ("ρ", rho, "density"),
             ("cp", cp, "specific_heat"),
             ("ΔT", water.primary_rise, "temperature_difference"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from facility.engine.quantities import Context, Value, quantity, scope
+from facility.engine.quantities import Context, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Pdu, Rack, Site
@@ -142,11 +142,10 @@ def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
         first: Value | None = None
         for pdu, m in zip(pdus, inputs, strict=True):
             capacity = ctx.get("pdu", "pdu_capacity", pdu)
-            if capacity.value is None:
-                return capacity
+            capacity_value = known(capacity)
             first = first or capacity
             if m:
-                total = min(total, capacity.value * carrying / m)
+                total = min(total, capacity_value * carrying / m)
         if not carrying:
             total = 0.0  # no input of the rack on this side's PDUs: the side carries nothing
         if first is not None and (best is None or total < best[0]):
@@ -222,11 +221,9 @@ def _side_inputs(rack: Rack, side: list[Pdu]) -> int:
 
 def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool) -> Value:
     rack = _rack_of(ctx, pdu)
-    load = ctx.get("rack", "rack_apparent_power", rack)
-    if load.value is None:
-        return load
+    load = known(ctx.get("rack", "rack_apparent_power", rack))
     share, formula, inputs = _share(rack, pdu, after_side_loss)
-    return Value(load.value * share, formula, (("S_rack", load.value, "apparent_power"), *inputs))
+    return Value(load * share, formula, (("S_rack", load, "apparent_power"), *inputs))
 
 
 @quantity(
@@ -279,10 +276,8 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
             if value is None:
                 return ctx.get("rack", "rack_real_power", _rack_of(ctx, pdu))
         else:
-            v = ctx.get("pdu", per_pdu, pdu)
-            if v.value is None:
-                return v
-            value = v.value
+            v = known(ctx.get("pdu", per_pdu, pdu))
+            value = v
         by_side[pdu.side] = by_side.get(pdu.side, 0.0) + value
     total = sum(by_side.values())
     if not after:
@@ -466,12 +461,11 @@ def source_real_capacity(ctx: Context, source: Any) -> Value:
             (("P_rated", source.real_power_capacity, "power"),),
         )
     rated = ctx.get("power_source", "source_capacity", source)
-    if rated.value is None:
-        return rated
+    rated_value = known(rated)
     if source.power_factor is None:
         return _no_rating(source, "real_power_capacity")
     return Value(
-        rated.value * source.power_factor,
+        rated_value * source.power_factor,
         Message("(%(formula)s) · PF", formula=rated.formula),
         (*rated.inputs, ("PF", source.power_factor, "fraction")),
     )

@@ -14,6 +14,7 @@ The area modules (``facility.engine.derive_*``) register their quantities with
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,38 @@ class Value:
 
 
 Compute = Callable[["Context", Any], Value]
+
+
+class Unknown(Exception):
+    """An input of a quantity is missing. Raised where it is found (:func:`known`); the
+    registry turns it into the quantity's value (unknown, with the reason), so a rule that
+    needs the quantity is *not evaluated* — never a pass — and no quantity guards by hand."""
+
+    def __init__(self, value: Value):
+        super().__init__(value.missing)
+        self.value = value
+
+
+def guarded(func: Callable[..., Value]) -> Callable[..., Value]:
+    """``func``, with an :class:`Unknown` it raises returned as its value: every registered
+    quantity is guarded so, and a helper that code outside the quantities calls too."""
+
+    @functools.wraps(func)
+    def compute(*args: Any) -> Value:
+        try:
+            return func(*args)
+        except Unknown as missing:
+            return missing.value
+
+    return compute
+
+
+def known(value: Value) -> float:
+    """The number of ``value``; :class:`Unknown` with its reason when it has none. Only inside
+    a quantity (or a helper only quantities call)."""
+    if value.value is None:
+        raise Unknown(value)
+    return value.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +172,11 @@ def quantity(
     """Register a derived quantity of ``scope_name``."""
 
     def register(func: Callable[[Context, Any], Value]) -> Any:
+        compute = guarded(func)
         _QUANTITIES.setdefault(scope_name, {})[name] = QuantitySpec(
-            scope_name, name, kind, description, func
+            scope_name, name, kind, description, compute
         )
-        return func
+        return compute
 
     return register
 
