@@ -24,6 +24,7 @@ from typing import Any
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Context
+from facility.engine.reads import Affected, Seed, affected
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
@@ -32,8 +33,6 @@ from facility.model.cooling import Pumps
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 
 SINGLE_FAILURE_TAG = "single-failure"
-
-Affected = dict[str, list[tuple[str, Any]]]  # scope -> [(entity id, entity)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,40 +139,29 @@ class _Failer:
         self.topology = site.topology
 
     def without_pdus(self, lost: Iterable[Pdu]) -> tuple[Site, Affected]:
-        """The racks lose ``lost``: the racks, their PDUs still in service, and every element
-        above a PDU whose load changed — those of the lost PDUs carry less, those of the
-        survivors more (a rack side's load moves to the rack's other side)."""
+        """The racks lose ``lost``: each rack's PDUs in service change, and so does what every
+        element above a lost PDU feeds; the rest follows from what the quantities read."""
+        lost = tuple(lost)
         failed, changed = overlay.without_pdus(self.site, lost)
-        moved = failed.topology.moved
-        assert moved is not None
-        remaining = [p for r in changed.values() for side in r.pdus.values() for p in side]
-        upstream = self.topology.elements_above(moved.before)
         site = self.site
-        affected: Affected = {
-            "rack": [(r.id, r) for r in changed.values()],
-            "pdu": [(p.id, p) for p in remaining],
-            "distribution": [
-                (d, site.distribution[d]) for d in sorted(upstream) if d in site.distribution
-            ],
-            "power_source": [(s, site.sources[s]) for s in sorted(upstream) if s in site.sources],
-        }
-        return failed, affected
+        seeds: list[Seed] = [("rack", rack_id, "pdus") for rack_id in changed]
+        for element in sorted(self.topology.elements_above(lost)):
+            kind = "distribution" if element in site.distribution else "power_source"
+            seeds.append((kind, element, "below"))
+        return failed, affected(failed, seeds, exclude=[("pdu", p.id) for p in lost])
 
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
+        """The CDUs ``lost`` out of service: their loops' CDUs change, and their facility
+        water's."""
         failed = overlay.without_cdus(self.site, lost)
-        loops = [(i, loop) for i, loop in failed.loops.items() if loop is not self.site.loops[i]]
-        # A loop's heat is shared by its CDUs: losing one moves its share onto the others'
-        # facility water, so every facility water loop of the affected loops is judged again.
-        changed = {i for i, _ in loops}
-        water = {
-            c.spec.facility_water
-            for c in self.site.cdus.values()
-            if (c.id in lost or c.loop in changed) and c.spec.facility_water
-        }
-        return failed, {
-            "tcs_loop": loops,
-            "facility_water": [(w, failed.facility_water[w]) for w in sorted(water)],
-        }
+        seeds: list[Seed] = []
+        for cdu_id in sorted(lost):
+            cdu = self.site.cdus[cdu_id]
+            if cdu.loop is not None:
+                seeds.append(("tcs_loop", cdu.loop, "cdus"))
+            if cdu.spec.facility_water is not None:
+                seeds.append(("facility_water", cdu.spec.facility_water, "cdus"))
+        return failed, affected(failed, seeds, exclude=[("cdu", c) for c in lost])
 
     def lost_pdus(self, scenario: Scenario) -> tuple[Pdu, ...] | None:
         """The PDUs a power loss takes out of service (None: not a power loss)."""
@@ -194,18 +182,17 @@ class _Failer:
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":
-            failed, affected = self.without_cdus(set(self.topology.cdus_by_water.get(element, ())))
+            failed, found = self.without_cdus(set(self.topology.cdus_by_water.get(element, ())))
             # The lost loop itself is out of service: its own checks are not judged again.
-            affected["facility_water"] = [
-                (w, water) for w, water in affected["facility_water"] if w != element
-            ]
-            return failed, affected
+            if "facility_water" in found:
+                found["facility_water"] = [w for w in found["facility_water"] if w[0] != element]
+            return failed, found
         if kind == "cdu_pump":
             return self.one_pump_lost(site.cdus[element])
         if kind == "air_unit":
             room = site.air_units[element].room
             failed = overlay.without_air_unit(site, element)
-            return failed, {"room": [(room, failed.rooms[room])] if room in failed.rooms else []}
+            return failed, affected(failed, [("room", room, "air_units")] if room else [])
         raise ValueError(f"unknown failure kind {kind}")
 
     def one_pump_lost(self, cdu: ResolvedCdu) -> tuple[Site, Affected]:
@@ -221,11 +208,7 @@ class _Failer:
         figures = cdu.figures.model_copy(update=update)
         failed_cdu = dataclasses.replace(cdu, figures=figures)
         site = overlay.with_cdu(self.site, failed_cdu)
-        loop = site.loops.get(cdu.loop) if cdu.loop else None
-        affected: Affected = {"cdu": [(cdu.id, failed_cdu)]}
-        if loop is not None:
-            affected["tcs_loop"] = [(loop.id, loop)]
-        return site, affected
+        return site, affected(site, [("cdu", cdu.id, "figures")])
 
 
 def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> FailureReport:
@@ -248,8 +231,8 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
             if lost is not None:
                 findings = _power_loss(failer, base, lost, ruleset, normal_rules, classes, before)
             else:
-                failed_site, affected = failer.apply(scenario)
-                findings = evaluate_entities(failed_site, ruleset, normal_rules, affected, base)
+                failed_site, touched = failer.apply(scenario)
+                findings = evaluate_entities(failed_site, ruleset, normal_rules, touched, base)
             findings = [_still_unknown(f, unknown_before) for f in findings]
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
@@ -314,14 +297,14 @@ def _power_loss(
     each scenario (their other loads differ); each rack that lost some, with its PDUs still
     in service, once per class of identical racks losing the same positions, mapped to the
     others (a UPS's loss is its racks' side losses at once)."""
-    failed_site, affected = failer.without_pdus(lost)
-    upstream = {scope: affected.pop(scope) for scope in ("distribution", "power_source")}
-    found = evaluate_entities(failed_site, ruleset, rules, upstream, base)
+    failed_site, touched = failer.without_pdus(lost)
+    racks, pdus = touched.pop("rack", []), touched.pop("pdu", [])
+    found = evaluate_entities(failed_site, ruleset, rules, touched, base)  # above them
     lost_ids = frozenset(p.id for p in lost)
     remaining: dict[str, list[tuple[str, Any]]] = {}
-    for pdu_id, pdu in affected["pdu"]:
+    for pdu_id, pdu in pdus:
         remaining.setdefault(pdu.rack, []).append((pdu_id, pdu))
-    for rack_id, rack in affected["rack"]:
+    for rack_id, rack in racks:
         original = failer.topology.rack_by_id[rack_id]
         key = _rack_key(original, lost_ids)
         if key not in classes:

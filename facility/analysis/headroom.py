@@ -21,11 +21,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from facility.analysis.failures import utilisation
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
+from facility.engine.reads import Affected, Seed, affected
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
@@ -175,32 +175,24 @@ class _Grower:
         self.cache[key] = found
         return found
 
-    def affected(self, site: Site, added: list[Rack]) -> dict[str, list[tuple[str, Any]]]:
+    def affected(self, site: Site, added: list[Rack]) -> Affected:
+        """What the copies change, from what the quantities read: the copies and their PDUs
+        are new; the template's loop, room and zone hold more racks; every element above
+        the template's PDUs feeds more."""
         t = self.template
-        # The copies are fed as the template is: every element above its PDUs carries more.
-        above = site.topology.elements_above(p for g in t.pdus.values() for p in g)
-        affected: dict[str, list[tuple[str, Any]]] = {
-            "rack": [(r.id, r) for r in added],
-            "pdu": [(p.id, p) for r in added for g in r.pdus.values() for p in g],
-            "distribution": [
-                (d, site.distribution[d]) for d in sorted(above & set(site.distribution))
-            ],
-            "power_source": [(s, site.sources[s]) for s in sorted(above & set(site.sources))],
-        }
+        seeds: list[Seed] = [("rack", r.id, "*") for r in added]
+        seeds += [("pdu", p.id, "*") for r in added for g in r.pdus.values() for p in g]
         if t.loop:
-            affected["tcs_loop"] = [(t.loop, site.loops[t.loop])]
-            water = {
-                c.spec.facility_water
-                for c in site.cdus.values()
-                if c.loop == t.loop and c.spec.facility_water
-            }
-            affected["facility_water"] = [(w, site.facility_water[w]) for w in sorted(water)]
+            seeds.append(("tcs_loop", t.loop, "racks"))
         if t.zone:
-            affected["floor_zone"] = [(t.zone, site.zones[t.zone])]
+            seeds.append(("floor_zone", t.zone, "racks"))
         room = site.topology.room_of(t)  # where the copies' air heat lands
         if room is not None and room in site.rooms:
-            affected["room"] = [(room, site.rooms[room])]
-        return affected
+            seeds.append(("room", room, "racks"))
+        for element in sorted(site.topology.elements_above(p for g in t.pdus.values() for p in g)):
+            kind = "distribution" if element in site.distribution else "power_source"
+            seeds.append((kind, element, "below"))
+        return affected(site, seeds)
 
 
 def _search(fits: Callable[[int], bool]) -> int:

@@ -39,7 +39,11 @@ def _roomless(ctx: Context) -> list[Rack]:
 
 
 @quantity(
-    "room", "air_heat", "power", "Residual heat of liquid racks plus all heat of air-only racks"
+    "room",
+    "air_heat",
+    "power",
+    "Residual heat of liquid racks plus all heat of air-only racks",
+    reads=("racks",),
 )
 def air_heat(ctx: Context, room: Any) -> Value:
     racks = _room_racks(ctx, room.id)
@@ -73,7 +77,13 @@ def _units(ctx: Context, room_id: str) -> list[float]:
     return [u.sensible_capacity for u in ctx.site.air_units.values() if u.room == room_id]
 
 
-@quantity("room", "air_capacity", "power", "Sensible capacity of all the room's air units")
+@quantity(
+    "room",
+    "air_capacity",
+    "power",
+    "Sensible capacity of all the room's air units",
+    reads=("air_units",),
+)
 def air_capacity(ctx: Context, room: Any) -> Value:
     units = _units(ctx, room.id)
     if not units:
@@ -86,6 +96,7 @@ def air_capacity(ctx: Context, room: Any) -> Value:
     "air_capacity_after_unit_loss",
     "power",
     "Sensible capacity with the redundant units out",
+    reads=("air_units",),
 )
 def air_capacity_after_unit_loss(ctx: Context, room: Any) -> Value:
     units = _units(ctx, room.id)
@@ -99,7 +110,9 @@ def air_capacity_after_unit_loss(ctx: Context, room: Any) -> Value:
     )
 
 
-@quantity("rack", "air_only_power", "power", "Power of an air-only rack (0 for liquid racks)")
+@quantity(
+    "rack", "air_only_power", "power", "Power of an air-only rack (0 for liquid racks)", reads=()
+)
 def air_only_power(ctx: Context, rack: Rack) -> Value:
     if rack.type.is_liquid:
         return Value(0.0)
@@ -111,7 +124,7 @@ def air_only_power(ctx: Context, rack: Rack) -> Value:
     return Value(power, symbol, ((symbol, power, "power"),))
 
 
-@quantity("rack", "is_air_cooled", "boolean", "True for a rack cooled by air only")
+@quantity("rack", "is_air_cooled", "boolean", "True for a rack cooled by air only", reads=())
 def is_air_cooled(ctx: Context, rack: Rack) -> Value:
     return Value(float(not rack.type.is_liquid))
 
@@ -121,6 +134,7 @@ def is_air_cooled(ctx: Context, rack: Rack) -> Value:
     "air_heat_in_no_room",
     "power",
     "Air heat of a rack whose room cannot be told (0 when it is in a room)",
+    reads=(),
 )
 def air_heat_in_no_room(ctx: Context, rack: Rack) -> Value:
     split = rack_heat_split(ctx, rack)

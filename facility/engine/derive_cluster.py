@@ -46,6 +46,7 @@ def _items(site: Site) -> Iterable[tuple[str, Any]]:
     "domains_spanned",
     "count",
     "Most rows, TCS loop designs or power classes the supernode's racks span",
+    reads=(),
 )
 def domains_spanned(ctx: Context, node: ResolvedSupernode) -> Value:
     rows: set[Any] = set()
@@ -83,6 +84,7 @@ def domains_spanned(ctx: Context, node: ResolvedSupernode) -> Value:
     "scale_out_bandwidth_per_accelerator",
     "bit_rate",
     "Scale-out (between supernodes) NIC bandwidth per accelerator",
+    reads=(),
 )
 def scale_out_bandwidth(ctx: Context, cluster: ResolvedCluster) -> Value:
     so = cluster.spec.network.scale_out
@@ -106,7 +108,7 @@ def scale_out_bandwidth(ctx: Context, cluster: ResolvedCluster) -> Value:
     )
 
 
-@quantity("cluster", "uses_roce", "boolean", "True when the scale-out fabric is RoCE")
+@quantity("cluster", "uses_roce", "boolean", "True when the scale-out fabric is RoCE", reads=())
 def uses_roce(ctx: Context, cluster: ResolvedCluster) -> Value:
     technology = cluster.spec.network.scale_out.technology
     if technology is None:
@@ -121,6 +123,7 @@ def uses_roce(ctx: Context, cluster: ResolvedCluster) -> Value:
     "roce_misconfigurations",
     "count",
     "Lossless RoCE settings not met: PFC on the RDMA priority, ECN below XOFF, PFC watchdog",
+    reads=(),
 )
 def roce_misconfigurations(ctx: Context, cluster: ResolvedCluster) -> Value:
     roce = cluster.spec.network.scale_out.roce
@@ -167,6 +170,7 @@ def roce_misconfigurations(ctx: Context, cluster: ResolvedCluster) -> Value:
     "storage_network_separate",
     "count",
     "1 when storage traffic has its own fabric, 0 when it shares the scale-out fabric",
+    reads=(),
 )
 def storage_network_separate(ctx: Context, cluster: ResolvedCluster) -> Value:
     separate = cluster.spec.network.storage.separate_from_scale_out
@@ -180,7 +184,9 @@ def storage_network_separate(ctx: Context, cluster: ResolvedCluster) -> Value:
     return Value(float(separate))
 
 
-@quantity("cluster", "storage_read_bandwidth", "data_rate", "Aggregate storage read bandwidth")
+@quantity(
+    "cluster", "storage_read_bandwidth", "data_rate", "Aggregate storage read bandwidth", reads=()
+)
 def storage_read_bandwidth(ctx: Context, cluster: ResolvedCluster) -> Value:
     b = cluster.spec.storage.read_bandwidth
     if b is None:
@@ -242,7 +248,13 @@ def _peak_rate(ctx: Context, cluster: ResolvedCluster) -> Value:
     return Value(total)
 
 
-@quantity("cluster", "training_compute", "computation", "Computation of the planned training run")
+@quantity(
+    "cluster",
+    "training_compute",
+    "computation",
+    "Computation of the planned training run",
+    reads=(),
+)
 def training_compute(ctx: Context, cluster: ResolvedCluster) -> Value:
     w = _workload(cluster)
     if w is None:
@@ -263,7 +275,9 @@ def _mfu(cluster: ResolvedCluster) -> float | None:
     return None if w is None else w.mfu
 
 
-@quantity("cluster", "training_time", "time", "Wall time of the planned run on its supernodes")
+@quantity(
+    "cluster", "training_time", "time", "Wall time of the planned run on its supernodes", reads=()
+)
 def training_time(ctx: Context, cluster: ResolvedCluster) -> Value:
     c = known(ctx.get("cluster", "training_compute", cluster))
     peak = known(_peak_rate(ctx, cluster))
@@ -281,7 +295,7 @@ def training_time(ctx: Context, cluster: ResolvedCluster) -> Value:
     )
 
 
-@quantity("cluster", "target_duration", "time", "Target wall time of the planned run")
+@quantity("cluster", "target_duration", "time", "Target wall time of the planned run", reads=())
 def target_duration(ctx: Context, cluster: ResolvedCluster) -> Value:
     w = _workload(cluster)
     if w is None:
@@ -291,7 +305,7 @@ def target_duration(ctx: Context, cluster: ResolvedCluster) -> Value:
     return Value(w.target_duration, "T", (("T", w.target_duration, "time"),))
 
 
-@quantity("cluster", "supernodes", "count", "Supernodes that run the planned workload")
+@quantity("cluster", "supernodes", "count", "Supernodes that run the planned workload", reads=())
 def supernodes(ctx: Context, cluster: ResolvedCluster) -> Value:
     if _workload(cluster) is None:
         return _no_plan()
@@ -299,7 +313,11 @@ def supernodes(ctx: Context, cluster: ResolvedCluster) -> Value:
 
 
 @quantity(
-    "cluster", "supernodes_needed", "count", "Supernodes needed to finish within the target time"
+    "cluster",
+    "supernodes_needed",
+    "count",
+    "Supernodes needed to finish within the target time",
+    reads=(),
 )
 def supernodes_needed(ctx: Context, cluster: ResolvedCluster) -> Value:
     c = known(ctx.get("cluster", "training_compute", cluster))
@@ -331,7 +349,9 @@ def _layout_figure(
     return Value(table[w.state_layout])
 
 
-@quantity("cluster", "checkpoint_size", "data_size", "Size of one full training checkpoint")
+@quantity(
+    "cluster", "checkpoint_size", "data_size", "Size of one full training checkpoint", reads=()
+)
 def checkpoint_size(ctx: Context, cluster: ResolvedCluster) -> Value:
     w = _workload(cluster)
     if w is None:
@@ -353,7 +373,7 @@ def checkpoint_size(ctx: Context, cluster: ResolvedCluster) -> Value:
     )
 
 
-@quantity("cluster", "checkpoint_interval", "time", "Planned time between checkpoints")
+@quantity("cluster", "checkpoint_interval", "time", "Planned time between checkpoints", reads=())
 def checkpoint_interval(ctx: Context, cluster: ResolvedCluster) -> Value:
     w = _workload(cluster)
     if w is None:
@@ -369,6 +389,7 @@ def checkpoint_interval(ctx: Context, cluster: ResolvedCluster) -> Value:
     "checkpoint_write_share",
     "fraction",
     "Checkpoint write time as a share of the checkpoint interval",
+    reads=(),
 )
 def checkpoint_write_share(ctx: Context, cluster: ResolvedCluster) -> Value:
     size = known(ctx.get("cluster", "checkpoint_size", cluster))
@@ -389,7 +410,11 @@ def checkpoint_write_share(ctx: Context, cluster: ResolvedCluster) -> Value:
 
 
 @quantity(
-    "cluster", "checkpoint_restore_time", "time", "Time to read one checkpoint back from storage"
+    "cluster",
+    "checkpoint_restore_time",
+    "time",
+    "Time to read one checkpoint back from storage",
+    reads=(),
 )
 def checkpoint_restore_time(ctx: Context, cluster: ResolvedCluster) -> Value:
     size = known(ctx.get("cluster", "checkpoint_size", cluster))
@@ -427,6 +452,7 @@ def _step_time(ctx: Context, cluster: ResolvedCluster, w: Workload) -> Value:
     "gradient_sync_share",
     "fraction",
     "Ring all-reduce of the gradients across supernodes as a share of the step time",
+    reads=(),
 )
 def gradient_sync_share(ctx: Context, cluster: ResolvedCluster) -> Value:
     w = _workload(cluster)
@@ -468,7 +494,11 @@ def gradient_sync_share(ctx: Context, cluster: ResolvedCluster) -> Value:
 
 
 @quantity(
-    "cluster", "data_read_rate", "data_rate", "Storage read rate the training data pipeline needs"
+    "cluster",
+    "data_read_rate",
+    "data_rate",
+    "Storage read rate the training data pipeline needs",
+    reads=(),
 )
 def data_read_rate(ctx: Context, cluster: ResolvedCluster) -> Value:
     w = _workload(cluster)
@@ -501,6 +531,7 @@ def data_read_rate(ctx: Context, cluster: ResolvedCluster) -> Value:
     "missing_evidence",
     "count",
     "Parts of the item's record missing: the record itself, or its date and reference",
+    reads=(),
 )
 def missing_evidence(ctx: Context, item: CommissioningItem) -> Value:
     e = item.evidence
@@ -512,13 +543,19 @@ def missing_evidence(ctx: Context, item: CommissioningItem) -> Value:
     return Value(float(len(absent)), Message("record without %(fields)s", fields=Join(absent)))
 
 
-@quantity("commissioning_item", "has_date", "boolean", "True when the item's record has a date")
+@quantity(
+    "commissioning_item", "has_date", "boolean", "True when the item's record has a date", reads=()
+)
 def has_date(ctx: Context, item: CommissioningItem) -> Value:
     return Value(float(item.evidence is not None and item.evidence.date is not None))
 
 
 @quantity(
-    "commissioning_item", "evidence_age", "time", "Age of the item's record on the report date"
+    "commissioning_item",
+    "evidence_age",
+    "time",
+    "Age of the item's record on the report date",
+    reads=(),
 )
 def evidence_age(ctx: Context, item: CommissioningItem) -> Value:
     if item.evidence is None or item.evidence.date is None:

@@ -48,6 +48,7 @@ def coolant_freezing_point(coolant: Coolant) -> Value:
     "coolant_freezing_point",
     "temperature",
     "Freezing point (onset of ice) of the loop's coolant",
+    reads=(),
 )
 def tcs_coolant_freezing_point(ctx: Context, loop: Any) -> Value:
     return coolant_freezing_point(loop.coolant)
@@ -58,6 +59,7 @@ def tcs_coolant_freezing_point(ctx: Context, loop: Any) -> Value:
     "coolant_freezing_point",
     "temperature",
     "Freezing point (onset of ice) of the facility water loop's coolant",
+    reads=(),
 )
 def facility_coolant_freezing_point(ctx: Context, water: Any) -> Value:
     return coolant_freezing_point(water.coolant)

@@ -30,6 +30,7 @@ def _scenarios(site: Site) -> Iterable[tuple[str, Any]]:
     "new_failing_checks",
     "count",
     "Error-severity checks that pass in normal operation and fail with the element out of service",
+    reads=(),
 )
 def new_failing_checks(ctx: Context, outcome: Any) -> Value:
     failing = [f for f in outcome.new_failures if f.severity == "error"]

@@ -29,7 +29,7 @@ def _zones(site: Site) -> Iterable[tuple[str, Any]]:
     return site.zones.items()
 
 
-@quantity("rack", "installed_mass", "mass", "Installed mass with coolant")
+@quantity("rack", "installed_mass", "mass", "Installed mass with coolant", reads=())
 def installed_mass(ctx: Context, rack: Rack) -> Value:
     f = rack.type.figures
     if f.filled_mass is not None:
@@ -94,7 +94,9 @@ def _zone_figure(ctx: Context, rack: Rack, field: str) -> Value:
     return Value.unknown(_no_zone_figure(zone, field)) if value is None else Value(value)
 
 
-@quantity("rack", "footprint_pressure", "pressure", "Installed weight over the rack footprint")
+@quantity(
+    "rack", "footprint_pressure", "pressure", "Installed weight over the rack footprint", reads=()
+)
 def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
     mass_value = known(mass)
@@ -113,7 +115,7 @@ def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
     )
 
 
-@quantity("rack", "caster_load", "force", "Installed weight per caster")
+@quantity("rack", "caster_load", "force", "Installed weight per caster", reads=())
 def rack_caster_load(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
     mass_value = known(mass)
@@ -127,20 +129,26 @@ def rack_caster_load(ctx: Context, rack: Rack) -> Value:
     )
 
 
-@quantity("rack", "max_payload", "mass", "Rated payload of the rack frame")
+@quantity("rack", "max_payload", "mass", "Rated payload of the rack frame", reads=())
 def rack_max_payload(ctx: Context, rack: Rack) -> Value:
     limit = rack.type.figures.max_payload
     return Value.unknown(no_rack_figure(rack, "max_payload")) if limit is None else Value(limit)
 
 
 @quantity(
-    "rack", "zone_uniform_load_rating", "pressure", "Uniform load rating of the rack's floor zone"
+    "rack",
+    "zone_uniform_load_rating",
+    "pressure",
+    "Uniform load rating of the rack's floor zone",
+    reads=(),
 )
 def zone_uniform_rating(ctx: Context, rack: Rack) -> Value:
     return _zone_figure(ctx, rack, "uniform_load_rating")
 
 
-@quantity("rack", "on_raised_floor", "boolean", "True when the rack stands on a raised floor")
+@quantity(
+    "rack", "on_raised_floor", "boolean", "True when the rack stands on a raised floor", reads=()
+)
 def on_raised_floor(ctx: Context, rack: Rack) -> Value:
     zone = _zone(ctx, rack)
     if zone is None:
@@ -153,13 +161,18 @@ def on_raised_floor(ctx: Context, rack: Rack) -> Value:
     "zone_concentrated_load_rating",
     "force",
     "Concentrated load rating of the raised-floor panels",
+    reads=(),
 )
 def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
     return _zone_figure(ctx, rack, "concentrated_load_rating")
 
 
 @quantity(
-    "floor_zone", "zone_load", "pressure", "Installed mass of the zone's racks over the zone area"
+    "floor_zone",
+    "zone_load",
+    "pressure",
+    "Installed mass of the zone's racks over the zone area",
+    reads=("racks",),
 )
 def zone_load(ctx: Context, zone: Any) -> Value:
     racks = ctx.topology.racks_by_zone.get(zone.id, [])
@@ -177,7 +190,9 @@ def zone_load(ctx: Context, zone: Any) -> Value:
     )
 
 
-@quantity("floor_zone", "uniform_load_rating", "pressure", "Uniform load rating of the zone")
+@quantity(
+    "floor_zone", "uniform_load_rating", "pressure", "Uniform load rating of the zone", reads=()
+)
 def uniform_load_rating(ctx: Context, zone: Any) -> Value:
     if zone.uniform_load_rating is None:
         return Value.unknown(_no_zone_figure(zone, "uniform_load_rating"))
@@ -192,6 +207,7 @@ def uniform_load_rating(ctx: Context, zone: Any) -> Value:
     "mass_on_no_zone",
     "mass",
     "Installed mass of a rack that stands in no floor zone (0 when it is in one)",
+    reads=(),
 )
 def mass_on_no_zone(ctx: Context, rack: Rack) -> Value:
     if rack.zone is not None:
@@ -206,6 +222,7 @@ def mass_on_no_zone(ctx: Context, rack: Rack) -> Value:
     "rolling_caster_load",
     "force",
     "Load on one caster while the rack is rolled in (½ of its weight, IBM)",
+    reads=(),
 )
 def rack_rolling_caster_load(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
@@ -222,12 +239,13 @@ def rack_rolling_caster_load(ctx: Context, rack: Rack) -> Value:
     "zone_rolling_load_rating",
     "force",
     "Rolling load rating of the rack's raised-floor panels",
+    reads=(),
 )
 def zone_rolling_rating(ctx: Context, rack: Rack) -> Value:
     return _zone_figure(ctx, rack, "rolling_load_rating")
 
 
-@quantity("rack", "rack_height", "length", "Height of the rack")
+@quantity("rack", "rack_height", "length", "Height of the rack", reads=())
 def rack_height(ctx: Context, rack: Rack) -> Value:
     height = rack.type.figures.height
     return Value.unknown(no_rack_figure(rack, "height")) if height is None else Value(height)
@@ -238,6 +256,7 @@ def rack_height(ctx: Context, rack: Rack) -> Value:
     "zone_clear_height",
     "length",
     "Clear height above the rack's floor zone (to the lowest obstruction)",
+    reads=(),
 )
 def zone_clear_height(ctx: Context, rack: Rack) -> Value:
     return _zone_figure(ctx, rack, "clear_height")
@@ -248,6 +267,7 @@ def zone_clear_height(ctx: Context, rack: Rack) -> Value:
     "zone_states_clear_height",
     "boolean",
     "True when the rack's floor zone states its clear height",
+    reads=(),
 )
 def zone_states_clear_height(ctx: Context, rack: Rack) -> Value:
     zone = _zone(ctx, rack)

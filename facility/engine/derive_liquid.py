@@ -140,7 +140,13 @@ def rack_liquid_heat(ctx: Context, rack: Rack) -> Value:
     return Value(power * liquid)
 
 
-@quantity("tcs_loop", "liquid_heat", "power", "Heat the racks on the loop put into the liquid")
+@quantity(
+    "tcs_loop",
+    "liquid_heat",
+    "power",
+    "Heat the racks on the loop put into the liquid",
+    reads=("racks",),
+)
 def liquid_heat(ctx: Context, loop: Any) -> Value:
     racks = _loop_racks(ctx, loop.id)
     if not racks:
@@ -207,7 +213,13 @@ def _sum_cdus(ctx: Context, loop: Any, figure: str, survivors: bool) -> Value:
     return Value(sum(values), sums, (*count, *each))
 
 
-@quantity("tcs_loop", "cdu_capacity", "power", "Heat capacity of all the loop's CDUs")
+@quantity(
+    "tcs_loop",
+    "cdu_capacity",
+    "power",
+    "Heat capacity of all the loop's CDUs",
+    reads=("cdus", "cdus:figures"),
+)
 def cdu_capacity(ctx: Context, loop: Any) -> Value:
     return _sum_cdus(ctx, loop, "capacity", survivors=False)
 
@@ -217,12 +229,19 @@ def cdu_capacity(ctx: Context, loop: Any) -> Value:
     "cdu_capacity_after_cdu_loss",
     "power",
     "Heat capacity with the largest CDU out (N+1)",
+    reads=("cdus", "cdus:figures"),
 )
 def cdu_capacity_after_cdu_loss(ctx: Context, loop: Any) -> Value:
     return _sum_cdus(ctx, loop, "capacity", survivors=True)
 
 
-@quantity("tcs_loop", "cdu_flow", "volumetric_flow", "Rated secondary flow of all the loop's CDUs")
+@quantity(
+    "tcs_loop",
+    "cdu_flow",
+    "volumetric_flow",
+    "Rated secondary flow of all the loop's CDUs",
+    reads=("cdus", "cdus:figures"),
+)
 def cdu_flow(ctx: Context, loop: Any) -> Value:
     return _sum_cdus(ctx, loop, "rated_flow", survivors=False)
 
@@ -232,12 +251,19 @@ def cdu_flow(ctx: Context, loop: Any) -> Value:
     "cdu_flow_after_cdu_loss",
     "volumetric_flow",
     "Rated flow with the largest CDU out (N+1)",
+    reads=("cdus", "cdus:figures"),
 )
 def cdu_flow_after_cdu_loss(ctx: Context, loop: Any) -> Value:
     return _sum_cdus(ctx, loop, "rated_flow", survivors=True)
 
 
-@quantity("tcs_loop", "supply_temperature", "temperature", "TCS supply temperature the racks see")
+@quantity(
+    "tcs_loop",
+    "supply_temperature",
+    "temperature",
+    "TCS supply temperature the racks see",
+    reads=("self.lowest_achievable_supply",),
+)
 def supply_temperature(ctx: Context, loop: Any) -> Value:
     achievable = ctx.get("tcs_loop", "lowest_achievable_supply", loop)
     if loop.supply_setpoint is None:
@@ -248,7 +274,9 @@ def supply_temperature(ctx: Context, loop: Any) -> Value:
     return Value(loop.supply_setpoint, _SETPOINT, (("T_set", loop.supply_setpoint, "temperature"),))
 
 
-@quantity("tcs_loop", "supply_setpoint", "temperature", "The loop's declared supply setpoint")
+@quantity(
+    "tcs_loop", "supply_setpoint", "temperature", "The loop's declared supply setpoint", reads=()
+)
 def supply_setpoint(ctx: Context, loop: Any) -> Value:
     if loop.supply_setpoint is None:
         return Value.unknown(
@@ -257,7 +285,9 @@ def supply_setpoint(ctx: Context, loop: Any) -> Value:
     return Value(loop.supply_setpoint, _SETPOINT, (("T_set", loop.supply_setpoint, "temperature"),))
 
 
-@quantity("tcs_loop", "has_setpoint", "boolean", "True when the loop declares a supply setpoint")
+@quantity(
+    "tcs_loop", "has_setpoint", "boolean", "True when the loop declares a supply setpoint", reads=()
+)
 def has_setpoint(ctx: Context, loop: Any) -> Value:
     return Value(float(loop.supply_setpoint is not None))
 
@@ -267,6 +297,7 @@ def has_setpoint(ctx: Context, loop: Any) -> Value:
     "lowest_achievable_supply",
     "temperature",
     "Facility supply + the largest CDU approach",
+    reads=("cdus", "cdus:figures"),
 )
 def lowest_achievable_supply(ctx: Context, loop: Any) -> Value:
     worst: tuple[float, float, float] | None = None
@@ -324,6 +355,7 @@ def _rack_limits(ctx: Context, loop: Any, bound: str) -> Value:
     "max_allowed_supply",
     "temperature",
     "Lowest maximum supply temperature of the loop's racks",
+    reads=("racks",),
 )
 def max_allowed_supply(ctx: Context, loop: Any) -> Value:
     return _rack_limits(ctx, loop, "max")
@@ -334,6 +366,7 @@ def max_allowed_supply(ctx: Context, loop: Any) -> Value:
     "min_allowed_supply",
     "temperature",
     "Highest minimum supply temperature of the loop's racks",
+    reads=("racks",),
 )
 def min_allowed_supply(ctx: Context, loop: Any) -> Value:
     return _rack_limits(ctx, loop, "min")
@@ -457,7 +490,13 @@ def _one_rack_flow(ctx: Context, rack: Rack, loop: Any, supply: float) -> Value:
     return Value(fluid.required_coolant_flow(heat, f.design_coolant_rise, *props))
 
 
-@quantity("tcs_loop", "required_flow", "volumetric_flow", "Coolant flow the loop's racks need")
+@quantity(
+    "tcs_loop",
+    "required_flow",
+    "volumetric_flow",
+    "Coolant flow the loop's racks need",
+    reads=("racks", "self.liquid_heat", "self.supply_temperature"),
+)
 def required_flow(ctx: Context, loop: Any) -> Value:
     racks = _loop_racks(ctx, loop.id)
     if not racks:
@@ -511,6 +550,7 @@ def required_flow(ctx: Context, loop: Any) -> Value:
     "return_temperature",
     "temperature",
     "Supply + the largest design rise of the loop's racks",
+    reads=("racks", "self.supply_temperature"),
 )
 def return_temperature(ctx: Context, loop: Any) -> Value:
     supply = known(ctx.get("tcs_loop", "supply_temperature", loop))
@@ -532,7 +572,11 @@ def return_temperature(ctx: Context, loop: Any) -> Value:
 
 
 @quantity(
-    "tcs_loop", "required_head", "pressure", "Worst rack pressure drop + piping pressure drop"
+    "tcs_loop",
+    "required_head",
+    "pressure",
+    "Worst rack pressure drop + piping pressure drop",
+    reads=("racks", "self.supply_temperature"),
 )
 def required_head(ctx: Context, loop: Any) -> Value:
     if loop.piping_pressure_drop is None:
@@ -561,7 +605,13 @@ def required_head(ctx: Context, loop: Any) -> Value:
     )
 
 
-@quantity("tcs_loop", "available_head", "pressure", "Lowest available head of the loop's CDUs")
+@quantity(
+    "tcs_loop",
+    "available_head",
+    "pressure",
+    "Lowest available head of the loop's CDUs",
+    reads=("cdus", "cdus:figures"),
+)
 def available_head(ctx: Context, loop: Any) -> Value:
     heads = []
     for cdu in cdus_of_loop(ctx, loop):
@@ -573,17 +623,29 @@ def available_head(ctx: Context, loop: Any) -> Value:
     return Value(min(heads), _MIN_CDU_HEAD, (("H_CDU", min(heads), "pressure"),))
 
 
-@quantity("tcs_loop", "racks_on_loop", "count", "Racks cooled by the loop")
+@quantity("tcs_loop", "racks_on_loop", "count", "Racks cooled by the loop", reads=("racks",))
 def racks_on_loop(ctx: Context, loop: Any) -> Value:
     return Value(float(len(_loop_racks(ctx, loop.id))))
 
 
-@quantity("tcs_loop", "liquid_racks_on_loop", "count", "Racks on the loop that take its coolant")
+@quantity(
+    "tcs_loop",
+    "liquid_racks_on_loop",
+    "count",
+    "Racks on the loop that take its coolant",
+    reads=("racks",),
+)
 def liquid_racks_on_loop(ctx: Context, loop: Any) -> Value:
     return Value(float(len(_liquid_racks(ctx, loop.id))))
 
 
-@quantity("tcs_loop", "racks_supported", "count", "Racks the loop's CDUs support (Σ max_racks)")
+@quantity(
+    "tcs_loop",
+    "racks_supported",
+    "count",
+    "Racks the loop's CDUs support (Σ max_racks)",
+    reads=("cdus", "cdus:figures"),
+)
 def racks_supported(ctx: Context, loop: Any) -> Value:
     total = 0
     for cdu in cdus_of_loop(ctx, loop):
@@ -596,7 +658,9 @@ def racks_supported(ctx: Context, loop: Any) -> Value:
 # --- where a rack's liquid heat lands -----------------------------------------------------
 
 
-@quantity("rack", "is_liquid_cooled", "boolean", "True for a rack that puts heat into coolant")
+@quantity(
+    "rack", "is_liquid_cooled", "boolean", "True for a rack that puts heat into coolant", reads=()
+)
 def is_liquid_cooled(ctx: Context, rack: Rack) -> Value:
     return Value(float(rack.type.is_liquid))
 
@@ -606,6 +670,7 @@ def is_liquid_cooled(ctx: Context, rack: Rack) -> Value:
     "liquid_heat_on_no_loop",
     "power",
     "Liquid heat of a rack that names no TCS loop (0 when it is on one)",
+    reads=(),
 )
 def liquid_heat_on_no_loop(ctx: Context, rack: Rack) -> Value:
     split = rack_heat_split(ctx, rack)
@@ -647,7 +712,7 @@ def _shares(cdus: list[ResolvedCdu]) -> dict[str, float] | Value:
     return {cdu.id: c / total for cdu, c in zip(cdus, capacities, strict=True)}
 
 
-@quantity("cdu", "pumps_installed", "count", "Pumps installed in the CDU")
+@quantity("cdu", "pumps_installed", "count", "Pumps installed in the CDU", reads=("figures",))
 def pumps_installed(ctx: Context, cdu: ResolvedCdu) -> Value:
     pumps = cdu.figures.pumps
     return (
@@ -657,7 +722,9 @@ def pumps_installed(ctx: Context, cdu: ResolvedCdu) -> Value:
     )
 
 
-@quantity("cdu", "pumps_required", "count", "Pumps needed for the CDU's rated flow")
+@quantity(
+    "cdu", "pumps_required", "count", "Pumps needed for the CDU's rated flow", reads=("figures",)
+)
 def pumps_required(ctx: Context, cdu: ResolvedCdu) -> Value:
     pumps = cdu.figures.pumps
     return (
@@ -672,6 +739,7 @@ def pumps_required(ctx: Context, cdu: ResolvedCdu) -> Value:
     "facility_differential_pressure",
     "pressure",
     "Facility water differential pressure at the CDU",
+    reads=("figures",),
 )
 def facility_differential_pressure(ctx: Context, cdu: ResolvedCdu) -> Value:
     if cdu.spec.facility_water is None:
@@ -682,7 +750,13 @@ def facility_differential_pressure(ctx: Context, cdu: ResolvedCdu) -> Value:
     return Value(water.differential_pressure)
 
 
-@quantity("cdu", "primary_pressure_drop", "pressure", "CDU primary (facility side) pressure drop")
+@quantity(
+    "cdu",
+    "primary_pressure_drop",
+    "pressure",
+    "CDU primary (facility side) pressure drop",
+    reads=("figures",),
+)
 def primary_pressure_drop(ctx: Context, cdu: ResolvedCdu) -> Value:
     drop = cdu.figures.primary_pressure_drop
     return (
@@ -712,6 +786,7 @@ def cdu_heat(ctx: Context, cdu: ResolvedCdu) -> Value:
     "heat_on_no_facility_water",
     "power",
     "The CDU's share of its loop's heat when it names no facility water (0 when it does)",
+    reads=("loop.liquid_heat", "loop:cdus", "loop.cdus:figures"),
 )
 def heat_on_no_facility_water(ctx: Context, cdu: ResolvedCdu) -> Value:
     if cdu.spec.facility_water is not None:
@@ -727,6 +802,7 @@ def heat_on_no_facility_water(ctx: Context, cdu: ResolvedCdu) -> Value:
     "facility_heat",
     "power",
     "Liquid heat the CDUs on this water reject into it (each CDU's share of its loop)",
+    reads=("cdus", "loops.liquid_heat", "loops:cdus"),
 )
 def facility_heat(ctx: Context, water: Any) -> Value:
     total = 0.0
@@ -766,6 +842,7 @@ def facility_heat(ctx: Context, water: Any) -> Value:
     "facility_required_flow",
     "volumetric_flow",
     "Facility water flow for the heat at the primary rise",
+    reads=("self.facility_heat",),
 )
 def facility_required_flow(ctx: Context, water: Any) -> Value:
     heat = known(ctx.get("facility_water", "facility_heat", water))
@@ -798,7 +875,11 @@ def facility_required_flow(ctx: Context, water: Any) -> Value:
 
 
 @quantity(
-    "facility_water", "facility_available_flow", "volumetric_flow", "Facility water flow available"
+    "facility_water",
+    "facility_available_flow",
+    "volumetric_flow",
+    "Facility water flow available",
+    reads=(),
 )
 def facility_available_flow(ctx: Context, water: Any) -> Value:
     if water.available_flow is None:
@@ -811,6 +892,7 @@ def facility_available_flow(ctx: Context, water: Any) -> Value:
     "facility_supply_temperature",
     "temperature",
     "Facility water supply temperature",
+    reads=(),
 )
 def facility_supply_temperature(ctx: Context, water: Any) -> Value:
     if water.supply_temperature is None:
@@ -823,6 +905,7 @@ def facility_supply_temperature(ctx: Context, water: Any) -> Value:
     "class_max_supply",
     "temperature",
     "Maximum supply of the declared ASHRAE W class",
+    reads=(),
 )
 def class_max_supply(ctx: Context, water: Any) -> Value:
     if water.ashrae_class is None:

@@ -61,6 +61,7 @@ def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
     "rack_apparent_power",
     "apparent_power",
     "Rack load at the electrical basis, in VA (P / PF)",
+    reads=(),
 )
 def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
     power, field = _basis_power(ctx, rack)
@@ -76,7 +77,7 @@ def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
     )
 
 
-@quantity("rack", "rack_real_power", "power", "Rack load at the electrical basis, in W")
+@quantity("rack", "rack_real_power", "power", "Rack load at the electrical basis, in W", reads=())
 def rack_real_power(ctx: Context, rack: Rack) -> Value:
     power, field = _basis_power(ctx, rack)
     if power is None:
@@ -128,6 +129,7 @@ def _stated_inputs(rack: Rack) -> bool:
     "weakest_side_capacity",
     "apparent_power",
     "Continuous capacity of the rack's weakest power side",
+    reads=("pdus", "pdus.pdu_capacity"),
 )
 def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
     """A side carries the rack until its most-loaded PDU is full: with m of the side's n_in
@@ -165,17 +167,31 @@ def weakest_side_capacity(ctx: Context, rack: Rack) -> Value:
     )
 
 
-@quantity("rack", "power_sides", "count", "Number of power sides (A, B, …) in service")
+@quantity(
+    "rack", "power_sides", "count", "Number of power sides (A, B, …) in service", reads=("pdus",)
+)
 def power_sides(ctx: Context, rack: Rack) -> Value:
     return Value(float(len(rack.pdus)), _SIDES_IN_SERVICE, ())
 
 
-@quantity("rack", "power_sides_declared", "count", "Power sides declared, in service or lost")
+@quantity(
+    "rack",
+    "power_sides_declared",
+    "count",
+    "Power sides declared, in service or lost",
+    reads=("pdus",),
+)
 def power_sides_declared(ctx: Context, rack: Rack) -> Value:
     return Value(float(len(rack.pdus) + rack.sides_lost), _SIDES_DECLARED, ())
 
 
-@quantity("pdu", "pdu_capacity", "apparent_power", "Continuous capacity of the PDU's inlet circuit")
+@quantity(
+    "pdu",
+    "pdu_capacity",
+    "apparent_power",
+    "Continuous capacity of the PDU's inlet circuit",
+    reads=(),
+)
 def pdu_capacity(ctx: Context, pdu: Pdu) -> Value:
     return _pdu_capacity(pdu)
 
@@ -231,6 +247,7 @@ def _pdu_load(ctx: Context, pdu: Pdu, after_side_loss: bool) -> Value:
     "pdu_load",
     "apparent_power",
     "PDU load in normal operation (rack shared by all its power inputs)",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
 )
 def pdu_load(ctx: Context, pdu: Pdu) -> Value:
     return _pdu_load(ctx, pdu, after_side_loss=False)
@@ -241,6 +258,7 @@ def pdu_load(ctx: Context, pdu: Pdu) -> Value:
     "pdu_load_after_side_loss",
     "apparent_power",
     "PDU load after the rack's other side(s) are lost",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
 )
 def pdu_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
     return _pdu_load(ctx, pdu, after_side_loss=True)
@@ -335,7 +353,13 @@ def _pdu_share(ctx: Context, pdu: Pdu, per_pdu: str) -> float | None:
     return ctx.get("pdu", per_pdu, pdu).value
 
 
-@quantity("distribution", "distribution_load", "apparent_power", "Load in normal operation")
+@quantity(
+    "distribution",
+    "distribution_load",
+    "apparent_power",
+    "Load in normal operation",
+    reads=("below", "pdus_below.pdu_load"),
+)
 def distribution_load(ctx: Context, element: Any) -> Value:
     return _aggregate(ctx, element.id, "pdu_load")
 
@@ -345,6 +369,7 @@ def distribution_load(ctx: Context, element: Any) -> Value:
     "distribution_load_after_side_loss",
     "apparent_power",
     "Load after the other side is lost",
+    reads=("below", "pdus_below.pdu_load_after_side_loss"),
 )
 def distribution_load_after_side_loss(ctx: Context, element: Any) -> Value:
     return _aggregate(ctx, element.id, "pdu_load_after_side_loss")
@@ -355,6 +380,7 @@ def distribution_load_after_side_loss(ctx: Context, element: Any) -> Value:
     "distribution_capacity",
     "apparent_power",
     "Continuous capacity (rating × derating)",
+    reads=(),
 )
 def distribution_capacity(ctx: Context, element: Any) -> Value:
     derating = (
@@ -376,7 +402,13 @@ def distribution_capacity(ctx: Context, element: Any) -> Value:
     )
 
 
-@quantity("power_source", "source_load", "apparent_power", "Load in normal operation")
+@quantity(
+    "power_source",
+    "source_load",
+    "apparent_power",
+    "Load in normal operation",
+    reads=("below", "pdus_below.pdu_load"),
+)
 def source_load(ctx: Context, source: Any) -> Value:
     return _aggregate(ctx, source.id, "pdu_load")
 
@@ -386,12 +418,19 @@ def source_load(ctx: Context, source: Any) -> Value:
     "source_load_after_side_loss",
     "apparent_power",
     "Load after the other side is lost",
+    reads=("below", "pdus_below.pdu_load_after_side_loss"),
 )
 def source_load_after_side_loss(ctx: Context, source: Any) -> Value:
     return _aggregate(ctx, source.id, "pdu_load_after_side_loss")
 
 
-@quantity("power_source", "source_real_load", "power", "Real power in normal operation (kW)")
+@quantity(
+    "power_source",
+    "source_real_load",
+    "power",
+    "Real power in normal operation (kW)",
+    reads=("below", "pdus_below.pdu_load"),
+)
 def source_real_load(ctx: Context, source: Any) -> Value:
     return _aggregate(ctx, source.id, "pdu_real_load")
 
@@ -401,6 +440,7 @@ def source_real_load(ctx: Context, source: Any) -> Value:
     "source_real_load_after_side_loss",
     "power",
     "Real power after the other side is lost (kW)",
+    reads=("below", "pdus_below.pdu_load_after_side_loss"),
 )
 def source_real_load_after_side_loss(ctx: Context, source: Any) -> Value:
     return _aggregate(ctx, source.id, "pdu_real_load_after_side_loss")
@@ -417,7 +457,9 @@ def _no_rating(source: Any, missing: str) -> Value:
     )
 
 
-@quantity("power_source", "source_capacity", "apparent_power", "Rated capacity of the source")
+@quantity(
+    "power_source", "source_capacity", "apparent_power", "Rated capacity of the source", reads=()
+)
 def source_capacity(ctx: Context, source: Any) -> Value:
     if source.capacity is not None:
         return Value(source.capacity, "S_rated", (("S_rated", source.capacity, "apparent_power"),))
@@ -452,6 +494,7 @@ def source_capacity(ctx: Context, source: Any) -> Value:
     "source_real_capacity",
     "power",
     "Rated real power of the source (kW rating, else kVA rating × power factor)",
+    reads=("self.source_capacity",),
 )
 def source_real_capacity(ctx: Context, source: Any) -> Value:
     if source.real_power_capacity is not None:
@@ -476,6 +519,7 @@ def source_real_capacity(ctx: Context, source: Any) -> Value:
     "source_capacity_after_module_loss",
     "apparent_power",
     "Module capacity with one module failed",
+    reads=(),
 )
 def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
     m = source.modules
@@ -495,6 +539,7 @@ def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
     "source_real_capacity_after_module_loss",
     "power",
     "Real power of the modules with one module failed ((n − 1) · S_module · PF)",
+    reads=(),
 )
 def source_real_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
     m = source.modules
@@ -517,7 +562,9 @@ def source_real_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
     )
 
 
-@quantity("power_source", "has_modules", "boolean", "True when the source declares modules")
+@quantity(
+    "power_source", "has_modules", "boolean", "True when the source declares modules", reads=()
+)
 def has_modules(ctx: Context, source: Any) -> Value:
     return Value(float(source.modules is not None))
 
@@ -535,6 +582,7 @@ def upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
     "upstream_declares_side",
     "boolean",
     "True when an element above the PDU declares its power side",
+    reads=(),
 )
 def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
     return Value(float(any(e.side is not None for e in upstream(ctx, pdu))))
@@ -545,6 +593,7 @@ def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
     "upstream_side_conflicts",
     "count",
     "Elements above the PDU declared for another power side than the PDU's",
+    reads=(),
 )
 def upstream_side_conflicts(ctx: Context, pdu: Pdu) -> Value:
     other = [e for e in upstream(ctx, pdu) if e.side is not None and e.side != pdu.side]

@@ -86,6 +86,11 @@ class QuantitySpec:
     kind: str
     description: str
     compute: Callable[[Context, Any], Value]
+    # What the quantity reads besides its entity's own fixed figures (facility.engine.reads):
+    # an aspect of its entity's state ("pdus"), a quantity of its own ("self.liquid_heat"),
+    # of related entities ("pdus_below.pdu_load"), or their state ("rack:pdus"). What a
+    # failure or an added rack affects is derived from these.
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,14 +172,15 @@ def scope(name: str, title: str) -> Callable[[Callable[[Site], Iterable[tuple[st
 
 
 def quantity(
-    scope_name: str, name: str, kind: str, description: str
+    scope_name: str, name: str, kind: str, description: str, *, reads: tuple[str, ...]
 ) -> Callable[[Callable[[Context, Any], Value]], Any]:
-    """Register a derived quantity of ``scope_name``."""
+    """Register a derived quantity of ``scope_name``, with what it reads (required: a
+    quantity that read across entities without saying so would escape the failure analysis)."""
 
     def register(func: Callable[[Context, Any], Value]) -> Any:
         compute = guarded(func)
         _QUANTITIES.setdefault(scope_name, {})[name] = QuantitySpec(
-            scope_name, name, kind, description, compute
+            scope_name, name, kind, description, compute, tuple(reads)
         )
         return compute
 

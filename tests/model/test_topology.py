@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
+from facility.engine import reads
+from facility.engine.quantities import quantity
+from facility.engine.reads import affected
 from facility.model import overlay
 
 from ._site import load
@@ -109,3 +114,54 @@ def test_a_changed_site_gets_relations_of_its_own(tmp_path) -> None:
     assert "L1" not in fewer.topology.racks_by_loop
     more = overlay.with_racks(site, [dataclasses.replace(site.racks[0], id="W", pdus={})])
     assert ids(more.topology.racks_by_loop["L1"]) == ["X", "Y", "W"]
+
+
+# --- what a change affects, derived from what the quantities read (facility.engine.reads) ---
+
+
+def test_a_lost_side_affects_its_rack_the_pdus_it_keeps_and_every_feed_above(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    failed, _ = overlay.without_pdus(site, [site.pdus["X-A1"]])
+    seeds = [("rack", "X", "pdus"), ("distribution", "RPP-A", "below")]
+    seeds += [("distribution", "BW-A", "below"), ("power_source", "UPS-A", "below")]
+    found = affected(failed, seeds, exclude=[("pdu", "X-A1")])
+    # X-B1 now carries the whole rack (pdu_load reads rack:pdus), so UTIL above it does too
+    # (source_load reads pdus_below.pdu_load); RPP-A, BW-A and UPS-A feed one PDU less.
+    assert {scope: [i for i, _ in items] for scope, items in found.items()} == {
+        "rack": ["X"],
+        "pdu": ["X-B1"],
+        "distribution": ["BW-A", "RPP-A"],
+        "power_source": ["UPS-A", "UTIL"],
+    }
+    assert found["rack"][0][1] is failed.topology.rack_by_id["X"]  # the rack as it is now
+
+
+def test_a_lost_cdu_affects_its_loop_its_water_and_the_loop_s_other_cdus(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    failed = overlay.without_cdus(site, {"C1"})
+    found = affected(
+        failed, [("tcs_loop", "L1", "cdus"), ("facility_water", "FW", "cdus")],
+        exclude=[("cdu", "C1")],
+    )  # fmt: skip
+    # C2 takes C1's share of L1's heat (heat_on_no_facility_water reads loop:cdus).
+    assert {scope: [i for i, _ in items] for scope, items in found.items()} == {
+        "tcs_loop": ["L1"], "facility_water": ["FW"], "cdu": ["C2"]
+    }  # fmt: skip
+
+
+def test_every_declaration_names_something_that_exists() -> None:
+    reads.check_declarations()  # the catalogue's own
+    quantities = reads.catalogue()
+    for entry, message in [
+        ("wires", "rack has no aspect 'wires'"),
+        ("loop.liquid_heat", "no relation 'loop' from rack"),
+        ("pdus.pdu_weight", "pdu has no quantity 'pdu_weight'"),
+        ("pdus:figures", "pdu has no aspect 'figures'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            reads._check(quantities, "rack", "x", entry)
+
+
+def test_a_quantity_must_say_what_it_reads() -> None:
+    with pytest.raises(TypeError, match="reads"):
+        quantity("rack", "x", "power", "undeclared")  # type: ignore[call-arg]
