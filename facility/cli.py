@@ -496,7 +496,8 @@ def failures(
     from facility.engine.rules import bundled_rules_dir, load_rules
     from facility.model.load import load_site
     from facility.model.source import InputError
-    from facility.report.failures_report import failures_json, failures_text
+    from facility.report.failures_report import failures_text
+    from facility.report.json_report import iter_failures_json
 
     if output_format not in (OutputFormat.text, OutputFormat.json):
         from facility.i18n import _
@@ -514,7 +515,8 @@ def failures(
     report = analyse_failures(loaded, ruleset, baseline)
     if output_format is OutputFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
-        _show(failures_json(report, info), json_text=True)
+        for piece in iter_failures_json(report, info):  # a campus's is 100s of MB: streamed
+            _show(piece, json_text=True)
     else:
         _show(failures_text(report, loaded.info.name, _titles(ruleset)))
     if report.single_points_of_failure:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from facility.analysis.failures import FailureReport, ScenarioResult
@@ -174,6 +173,7 @@ def failures_data(report: FailureReport) -> dict[str, Any]:
 
 
 def failures_json(report: FailureReport, site: dict[str, str]) -> str:
-    data = failures_data(report)
-    data = {"schema": data.pop("schema"), "site": site, **data}
-    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    """``facility failures -f json`` (the command streams :func:`iter_failures_json`)."""
+    from facility.report.json_report import iter_failures_json
+
+    return "".join(iter_failures_json(report, site))

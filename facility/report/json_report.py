@@ -185,8 +185,25 @@ def _chunks(
 
 
 def _failure_chunks(report: Any, lines: _FindingLines) -> Iterator[str]:
-    """The ``failures`` section, a scenario per line, each streamed as it is encoded (a
-    campus has 10,000s); each finding line as ``failures -f json`` writes it."""
+    """The ``failures`` section of the JSON result (see :func:`_failures_body`)."""
+    yield ',\n  "failures": {'
+    yield from _failures_body(report, lines, {}, "    ")
+    yield "\n  }"
+
+
+def iter_failures_json(report: Any, site: dict[str, str]) -> Iterator[str]:
+    """``facility failures -f json``, piece by piece: the same members as the ``failures``
+    section of the JSON result, with the site first."""
+    yield "{"
+    yield from _failures_body(report, _FindingLines(), {"site": site}, " ")
+    yield "\n}\n"
+
+
+def _failures_body(
+    report: Any, lines: _FindingLines, extra: dict[str, Any], indent: str
+) -> Iterator[str]:
+    """The analysis's members, then its scenarios one per line, each streamed as it is
+    encoded (a campus has 10,000s); each finding line encoded once per distinct figures."""
     from facility.report.failures_report import (  # it imports this module
         changed_findings,
         failures_head,
@@ -194,22 +211,22 @@ def _failure_chunks(report: Any, lines: _FindingLines) -> Iterator[str]:
     )
 
     with using_language(DEFAULT_LANGUAGE):
-        fields = "".join(
-            f"\n    {json.dumps(k)}: {_line(v)}," for k, v in failures_head(report).items()
-        )
-        yield ',\n  "failures": {' + fields + '\n    "scenarios": ['
+        head = failures_head(report)
+        members = {"schema": head.pop("schema"), **extra, **head}
+        yield "".join(f"\n{indent}{json.dumps(k)}: {_line(v)}," for k, v in members.items())
+        yield f'\n{indent}"scenarios": ['
         first = True
         for r in report.results:
-            head = _line(scenario_head(r))[:-1]
+            scenario = _line(scenario_head(r))[:-1]
             found = ", ".join(
                 lines.line(f, f.id, None, waiver_key=False) for f in changed_findings(r)
             )
             yield (
-                ("\n      " if first else ",\n      ")
-                + f'{head}, "findings": [{found}], "unchanged": {len(r.unchanged)}}}'
+                (f"\n{indent}  " if first else f",\n{indent}  ")
+                + f'{scenario}, "findings": [{found}], "unchanged": {len(r.unchanged)}}}'
             )
             first = False
-        yield "]\n  }" if first else "\n    ]\n  }"
+        yield "]" if first else f"\n{indent}]"
 
 
 def render_report_json(report: ReportInput) -> str:

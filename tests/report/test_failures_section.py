@@ -28,7 +28,7 @@ from facility.engine.rules import bundled_rules_dir, load_rules
 from facility.model.load import load_site
 from facility.report import failures_view
 from facility.report.context import ReportInput
-from facility.report.failures_report import failures_data
+from facility.report.failures_report import failures_data, failures_json
 from facility.report.failures_view import (
     MAX_COLUMNS,
     MAX_GROUPS,
@@ -386,6 +386,10 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
     # streamed scenario by scenario, the section is what `facility failures -f json` holds
     assert b3.failures is not None
     assert failures == json.loads(json.dumps(failures_data(b3.failures), ensure_ascii=False))
+    # and `facility failures -f json`, streamed the same way, holds it with the site first
+    alone = json.loads(failures_json(b3.failures, {"name": "Hall B3"}))
+    assert list(alone)[:2] == ["schema", "site"]
+    assert {k: v for k, v in alone.items() if k != "site"} == failures
     assert sum(len(s["findings"]) for s in failures["scenarios"]) > 50
 
 
