@@ -16,28 +16,18 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from facility.analysis.failures import FailureReport, ScenarioResult, analyse_failures
+from facility.analysis.failures import (
+    FAILURE_SCOPE,
+    FailureReport,
+    analyse_failures,
+    single_failure_findings,
+)
 from facility.engine.coverage import coverage
-from facility.engine.evaluate import audit, evaluate_entities
-from facility.engine.findings import Finding
+from facility.engine.evaluate import audit
 from facility.engine.rules import RuleSet
 from facility.engine.waivers import apply_waivers
 from facility.model.site import Site
-from facility.model.source import Location
 from facility.report.context import ReportInput
-
-FAILURE_SCOPE = "single_failure"
-
-# The kind of entity whose definition in the site file locates a scenario's finding.
-_ELEMENT_KIND = {
-    "power_source": "power_source",
-    "distribution": "distribution",
-    "rack_side": "rack",
-    "cdu": "cdu",
-    "cdu_pump": "cdu",
-    "facility_water": "facility_water",
-    "air_unit": "air_unit",
-}
 
 
 def run_check(
@@ -82,22 +72,3 @@ def run_check(
     moment = generated_at or dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
     waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
     return ReportInput(result, site, ruleset, waiver_report, moment, lang=lang, failures=failures)
-
-
-def single_failure_findings(
-    site: Site, ruleset: RuleSet, rules: list[Any], failures: FailureReport
-) -> list[Finding]:
-    """The ``single_failure`` rules on each scenario, located where its element is defined."""
-    outcomes: dict[str, ScenarioResult] = {r.scenario.id: r for r in failures.results}
-    findings = evaluate_entities(site, ruleset, rules, {FAILURE_SCOPE: list(outcomes.items())})
-    for finding in findings:
-        finding.location = _location(site, outcomes[finding.entity_id])
-    return findings
-
-
-def _location(site: Site, outcome: ScenarioResult) -> Location | None:
-    scenario = outcome.scenario
-    element = scenario.element
-    if scenario.kind == "rack_side":
-        element = element.rsplit(":", 1)[0]
-    return site.where(_ELEMENT_KIND[scenario.kind], element)

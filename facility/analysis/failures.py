@@ -31,6 +31,7 @@ from facility.messages import Message
 from facility.model import overlay
 from facility.model.cooling import Pumps
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
+from facility.model.source import Location
 
 SINGLE_FAILURE_TAG = "single-failure"
 
@@ -211,8 +212,17 @@ class _Failer:
         return site, affected(site, [("cdu", cdu.id, "figures")])
 
 
-def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> FailureReport:
-    """Run every single-failure scenario of ``site`` against ``baseline`` (its normal audit)."""
+def analyse_failures(
+    site: Site,
+    ruleset: RuleSet,
+    baseline: AuditResult,
+    touching: set[tuple[str, str]] | None = None,
+) -> FailureReport:
+    """Run every single-failure scenario of ``site`` against ``baseline`` (its normal audit).
+
+    ``touching`` (scope, id): only the scenarios whose loss affects one of these entities
+    (headroom: those the added racks change; a loss that reaches none of them reads as in
+    the site without the racks)."""
     normal_rules = [r for r in ruleset.rules if SINGLE_FAILURE_TAG not in r.spec.tags]
     failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
     before = {f.id: f for f in baseline.findings}
@@ -228,10 +238,16 @@ def analyse_failures(site: Site, ruleset: RuleSet, baseline: AuditResult) -> Fai
     with paused_gc():
         for scenario in scenarios(site):
             lost = failer.lost_pdus(scenario)
+            failed_site, touched = failer.apply(scenario)
+            if touching is not None and not any(
+                (scope, i) in touching for scope, items in touched.items() for i, _ in items
+            ):
+                continue
             if lost is not None:
-                findings = _power_loss(failer, base, lost, ruleset, normal_rules, classes, before)
+                findings = _power_loss(
+                    failer, base, lost, failed_site, touched, ruleset, normal_rules, classes, before
+                )
             else:
-                failed_site, touched = failer.apply(scenario)
                 findings = evaluate_entities(failed_site, ruleset, normal_rules, touched, base)
             findings = [_still_unknown(f, unknown_before) for f in findings]
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
@@ -288,6 +304,8 @@ def _power_loss(
     failer: _Failer,
     base: Context,
     lost: tuple[Pdu, ...],
+    failed_site: Site,
+    touched: Affected,
     ruleset: RuleSet,
     rules: list[Any],
     classes: dict[Any, tuple[Rack, list[Finding]]],
@@ -297,7 +315,7 @@ def _power_loss(
     each scenario (their other loads differ); each rack that lost some, with its PDUs still
     in service, once per class of identical racks losing the same positions, mapped to the
     others (a UPS's loss is its racks' side losses at once)."""
-    failed_site, touched = failer.without_pdus(lost)
+    touched = dict(touched)
     racks, pdus = touched.pop("rack", []), touched.pop("pdu", [])
     found = evaluate_entities(failed_site, ruleset, rules, touched, base)  # above them
     lost_ids = frozenset(p.id for p in lost)
@@ -358,3 +376,36 @@ def _mapped(
             )
         )
     return out
+
+
+FAILURE_SCOPE = "single_failure"  # the scope of the rules that judge each scenario (RED-)
+
+# The kind of entity whose definition in the site file locates a scenario's finding.
+_ELEMENT_KIND = {
+    "power_source": "power_source",
+    "distribution": "distribution",
+    "rack_side": "rack",
+    "cdu": "cdu",
+    "cdu_pump": "cdu",
+    "facility_water": "facility_water",
+    "air_unit": "air_unit",
+}
+
+
+def single_failure_findings(
+    site: Site, ruleset: RuleSet, rules: list[Any], failures: FailureReport
+) -> list[Finding]:
+    """The ``single_failure`` rules on each scenario, located where its element is defined."""
+    outcomes: dict[str, ScenarioResult] = {r.scenario.id: r for r in failures.results}
+    findings = evaluate_entities(site, ruleset, rules, {FAILURE_SCOPE: list(outcomes.items())})
+    for finding in findings:
+        finding.location = _location(site, outcomes[finding.entity_id])
+    return findings
+
+
+def _location(site: Site, outcome: ScenarioResult) -> Location | None:
+    scenario = outcome.scenario
+    element = scenario.element
+    if scenario.kind == "rack_side":
+        element = element.rsplit(":", 1)[0]
+    return site.where(_ELEMENT_KIND[scenario.kind], element)

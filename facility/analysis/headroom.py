@@ -11,9 +11,13 @@ the template rack) has no headroom: 0, with that check named. A power path with 
 modelled above the rack PDUs is bounded by nothing the site states ("upstream not modelled").
 
 Per domain (power path, liquid loop, room air, floor zone) the same search runs with only that
-area's rules, so the report shows each domain's own headroom. At the overall limit, capacity
+area's rules, so the report shows each domain's own headroom. Under a profile that judges
+single failures (RED-001) a fifth domain, *single failures*, runs the failure analysis on the
+site with the copies for every loss that reaches what they change (a loss reaching none of it
+reads as without them): a loss that newly fails a check binds. At the overall limit, capacity
 left in the domains that do not bind is *stranded*: it cannot be used because another domain
-is exhausted.
+is exhausted. The entities n copies touch are derived from what the quantities read
+(:mod:`facility.engine.reads`), as a failure's are.
 """
 
 from __future__ import annotations
@@ -22,8 +26,14 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from facility.analysis.failures import utilisation
-from facility.engine.evaluate import evaluate_entities
+from facility.analysis.failures import (
+    FAILURE_SCOPE,
+    FailureReport,
+    analyse_failures,
+    single_failure_findings,
+    utilisation,
+)
+from facility.engine.evaluate import audit, evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.reads import Affected, Seed, affected
 from facility.engine.rules import RuleSet
@@ -34,6 +44,9 @@ from facility.model.site import Rack, ResolvedRackType, Site
 
 # Domain names (the report shows them in its language: facility.report.headroom_report).
 DOMAINS = {"power": "power path", "liquid": "liquid loop", "air": "room air", "floor": "floor zone"}
+# Under a profile that judges single failures (RED-001), also: no loss the design must survive
+# may newly fail a check with the racks added.
+SINGLE_FAILURES = ("redundancy", "single failures")
 # No loop, zone or row takes more racks than this; a domain that still fits is "unbounded".
 SEARCH_LIMIT = 1_000
 
@@ -140,6 +153,7 @@ class _Grower:
     def __init__(self, site: Site, ruleset: RuleSet, template: Rack, rack_type: ResolvedRackType):
         self.site, self.ruleset, self.template, self.rack_type = site, ruleset, template, rack_type
         self.cache: dict[tuple[int, str], list[Finding]] = {}
+        self.failures: dict[int, FailureReport] = {}  # the single-failure analysis by n added
 
     def new_racks(self, n: int) -> list[Rack]:
         racks = []
@@ -170,10 +184,39 @@ class _Grower:
             return self.cache[key]
         added = self.new_racks(n)
         site = overlay.with_racks(self.site, added)
-        rules = [r for r in self.ruleset.rules if area is None or r.spec.area == area]
-        found = evaluate_entities(site, self.ruleset, rules, self.affected(site, added))
+        if area == SINGLE_FAILURES[0]:
+            found = self.single_failures(site, added)
+        else:
+            rules = [r for r in self.ruleset.rules if area is None or r.spec.area == area]
+            found = evaluate_entities(site, self.ruleset, rules, self.affected(site, added))
         self.cache[key] = found
         return found
+
+    def single_failures(self, site: Site, added: list[Rack]) -> list[Finding]:
+        """The single-failure rules on each loss that reaches what the copies change (a loss
+        that reaches none of it reads as without them), on the site with the copies."""
+        rules = [r for r in self.ruleset.rules if r.spec.scope == FAILURE_SCOPE]
+        touching = {
+            (scope, i) for scope, items in self.affected(site, added).items() for i, _ in items
+        }
+        failures = analyse_failures(site, self.ruleset, audit(site, self.ruleset), touching)
+        self.failures[len(added)] = failures
+        return single_failure_findings(site, self.ruleset, rules, failures)
+
+    def spofs_on_the_target(self) -> set[str]:
+        """The scenarios that are single points of failure today because a check the copies
+        would share fails (not one elsewhere that the loss also reaches)."""
+        self.findings(0, SINGLE_FAILURES[0])
+        shared = {(s, i) for s, items in self.affected(self.site, []).items() for i, _ in items}
+        return {
+            r.id
+            for r in self.failures[0].results
+            if any(
+                (f.entity_kind, f.entity_id) in shared
+                for f in r.new_failures
+                if f.severity == "error"
+            )
+        }
 
     def affected(self, site: Site, added: list[Rack]) -> Affected:
         """What the copies change, from what the quantities read: the copies and their PDUs
@@ -231,9 +274,8 @@ def headroom(
     failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
 
     def new_failures(n: int, area: str | None) -> list[Finding]:
-        return [
-            f for f in grower.findings(n, area) if f.status == "fail" and f.id not in failing_before
-        ]
+        before = failing_before if area != SINGLE_FAILURES[0] else failing_before | spofs_today
+        return [f for f in grower.findings(n, area) if f.status == "fail" and f.id not in before]
 
     feeds = _upstream(site, template)
     shared = {
@@ -247,9 +289,19 @@ def headroom(
         for f in baseline.findings
         if f.status == "fail" and (f.entity_kind, f.entity_id) in shared
     ]
+    names = dict(DOMAINS)
+    spofs_today: set[str] = set()  # RED- findings failing before any rack is added
+    if any(r.spec.scope == FAILURE_SCOPE for r in ruleset.rules):
+        names[SINGLE_FAILURES[0]] = SINGLE_FAILURES[1]
+        today = [f for f in grower.findings(0, SINGLE_FAILURES[0]) if f.status == "fail"]
+        spofs_today = {f.id for f in today}
+        # A loss that already fails a check the copies would share: no rack more makes it
+        # survivable (a loss failing only elsewhere stays what it is: not new, not binding).
+        on_target = grower.spofs_on_the_target()
+        already += [f for f in today if f.entity_id in on_target]
 
     def domain(area: str | None) -> DomainHeadroom:
-        name = DOMAINS.get(area or "", "overall")
+        name = names.get(area or "", "overall")
         failing = [f for f in already if f.area == area]
         if failing:  # no rack more fits a loop, zone, room or feed that already fails
             return DomainHeadroom(name, 0, _distinct(failing), failing_already=True)
@@ -259,7 +311,7 @@ def headroom(
         return DomainHeadroom(name, n, _distinct(binding), upstream_modelled=modelled)
 
     with paused_gc():
-        domains = [domain(area) for area in DOMAINS]
+        domains = [domain(area) for area in names]
         # The domains partition the rules, so n racks fit overall exactly when they fit in
         # every domain: the overall headroom is the smallest, bound by those domains' checks.
         fewest = min(d.racks for d in domains)
@@ -268,7 +320,7 @@ def headroom(
         overall = DomainHeadroom("overall", fewest, binding, failing_already=failing)
         at_limit = grower.findings(overall.racks, None)
         binding_areas = {f.area for f in overall.binding}
-        for d, area in zip(domains, DOMAINS, strict=True):
+        for d, area in zip(domains, names, strict=True):
             if area not in binding_areas:
                 d.stranded = _stranded(at_limit, area)
     target_kind, target = next(

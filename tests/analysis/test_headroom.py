@@ -7,6 +7,7 @@ TCS-1 with two 1,350 kW / 1,200 L/min CDUs, facility water 1,500 L/min at an 8 K
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -37,9 +38,31 @@ def test_room_air_binds_first(small) -> None:
     # air heat per rack 135 · 0.10 = 13.5 kW; N+1 capacity 2 · 70 − 70 = 70 kW
     # (4 + n) · 13.5 ≤ 70 → n ≤ 1.19 → 1 more; with 2 more: 6 · 13.5 = 81 kW > 70 kW
     assert small.overall.racks == 1
-    assert [(f.rule, f.entity_id) for f in small.overall.binding] == [("AIR-002", "R1")]
-    assert small.overall.binding[0].observed.value == pytest.approx(81_000)
+    assert [(f.rule, f.entity_id) for f in domain(small, "room air").binding] == [("AIR-002", "R1")]
+    assert domain(small, "room air").binding[0].observed.value == pytest.approx(81_000)
     assert domain(small, "room air").racks == 1
+
+
+def test_no_rack_more_than_a_single_failure_survives(small) -> None:
+    # Under tier-iii each loss the design must survive is judged with the racks added (RED-001):
+    # here the binding one is an air unit lost, the same cause as AIR-002's N+1 room air (one
+    # CRAH left: (4 + n) · 13.5 kW ≤ 70 kW → 1 more); both bind at 1.
+    single = domain(small, "single failures")
+    assert (single.racks, single.failing_already) == (1, False)
+    assert [(f.rule, f.entity_id) for f in single.binding] == [
+        ("RED-001", "air_unit:CRAH-1"), ("RED-001", "air_unit:CRAH-2")
+    ]  # fmt: skip
+    assert {f.rule for f in small.overall.binding} == {"AIR-002", "RED-001"}
+
+
+def test_without_single_failure_rules_there_is_no_such_domain() -> None:
+    site = load_site(EXAMPLES / "small-ready.yaml")
+    rules = load_rules(profile="tier-iii")
+    rules = dataclasses.replace(rules, rules=[r for r in rules.rules if r.code != "RED-001"])
+    report = headroom(site, rules, audit(site, rules), "gb300-r1", loop="TCS-1")
+    assert [d.domain for d in report.domains] == [
+        "power path", "liquid loop", "room air", "floor zone"
+    ]  # fmt: skip
 
 
 def test_liquid_loop_binds_on_flow_with_a_cdu_out(small) -> None:
@@ -114,9 +137,16 @@ def test_hall_b3_row_b_has_no_room_on_its_raised_floor() -> None:
     # each new cabinet: 1,100 · 9.80665 / 0.72 = 15.0 kPa > 12 kPa; and row B's loop TCS-B
     # fails today (one CDU: LIQ-002 and LIQ-004), so the liquid loop has no headroom either
     assert report.overall.racks == 0
-    assert sorted(f.rule for f in report.overall.binding) == ["FLR-001", "LIQ-002", "LIQ-004"]
+    assert sorted(f.rule for f in report.overall.binding) == [
+        "FLR-001", "LIQ-002", "LIQ-004", "RED-001", "RED-001"
+    ]  # fmt: skip
     liquid = domain(report, "liquid loop")
     assert liquid.failing_already and {f.entity_id for f in liquid.binding} == {"TCS-B"}
+    # CDU-B1 (TCS-B's only CDU) and FW-1 are single points of failure of TCS-B today; CDU-A1's
+    # loss fails TCS-A's flow only, which the cabinets on TCS-B do not share: not named.
+    single = domain(report, "single failures")
+    assert single.failing_already
+    assert {f.entity_id for f in single.binding} == {"cdu:CDU-B1", "facility_water:FW-1"}
 
 
 def test_bad_targets() -> None:
