@@ -71,7 +71,7 @@ def headroom_text(report: HeadroomReport, titles: dict[str, str] | None = None) 
     for d in report.domains:
         binds = sep.join(sorted({f.rule for f in d.binding})) or "—"
         name = domain_word(d.domain)
-        lines.append(f"  {name:<15} {_count(d):>23}   " + _("binds: %(rules)s") % {"rules": binds})
+        lines.append(f"  {name:<15} {_count(d):>26}   " + _("binds: %(rules)s") % {"rules": binds})
     stranded = [(d, f) for d in report.domains for f in d.stranded]
     if stranded:
         lines += [
