@@ -305,7 +305,13 @@ def headroom(
         failing = [f for f in already if f.area == area]
         if failing:  # no rack more fits a loop, zone, room or feed that already fails
             return DomainHeadroom(name, 0, _distinct(failing), failing_already=True)
-        n = _search(lambda k: not new_failures(k, area))
+        scopes = {r.spec.scope for r in ruleset.rules if r.spec.area == area}
+        if area != SINGLE_FAILURES[0] and not any(scope in scopes for scope, _ in shared):
+            # Nothing of this domain is shared (no busway or source above the racks): each
+            # copy is judged alone, as the first one is, so n fit exactly when one does.
+            n = SEARCH_LIMIT if not new_failures(1, area) else 0
+        else:
+            n = _search(lambda k: not new_failures(k, area))
         binding = new_failures(n + 1, area) if n < SEARCH_LIMIT else []
         modelled = area != "power" or bool(feeds)
         return DomainHeadroom(name, n, _distinct(binding), upstream_modelled=modelled)
