@@ -7,14 +7,22 @@ analyses: what a check judges, what the account adds up and what a loss is found
 are the same relation, so a rack cannot be judged in two groups or in none without the
 account showing it, and a loss cannot reach an element the analysis does not re-judge.
 
+The relations are built once, as arrays of indices (:class:`Relations`: each kind of entity
+numbered once; for each PDU its rack, side and feed, for each element what feeds it, for each
+rack its loop, zone, room and row, for each CDU its loop and facility water), from which the
+mappings the engine reads today (the PDUs below an element, the chain above a PDU, the racks of
+a loop, …) are derived — so evaluation by columns can run on the same relations.
+
 A failure is an *overlay*: :meth:`Topology.without_pdus` and :meth:`Topology.without_cdus`
 share every relation the loss does not change (a campus's 10,000s of scenarios never rebuild
-the power tree); :mod:`facility.model.overlay` builds the failed site around them.
+the power tree); :mod:`facility.model.overlay` builds the failed site around them. The arrays
+are the site's as resolved; what a loss takes out of service is in the overlay's own fields.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from collections import ChainMap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -36,6 +44,50 @@ class Moved:
 
 
 @dataclass(frozen=True, slots=True)
+class Numbering:
+    """The entities of one kind, numbered once: ``ids[i]`` is entity i, ``index[id]`` is i."""
+
+    ids: tuple[str, ...]
+    index: Mapping[str, int]
+
+    @staticmethod
+    def of(ids: Iterable[str]) -> Numbering:
+        ordered = tuple(dict.fromkeys(ids))
+        return Numbering(ordered, {entity: i for i, entity in enumerate(ordered)})
+
+    def at(self, entity: str | None) -> int:
+        """The index of ``entity``; -1 for none."""
+        return -1 if entity is None else self.index.get(entity, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class Relations:
+    """The site's relations as arrays of indices into the numberings (-1: none), one entry per
+    entity of the kind named first: ``pdu_rack[i]`` is the rack of PDU i."""
+
+    racks: Numbering
+    pdus: Numbering
+    elements: Numbering  # busways, panels, RPPs, then power sources
+    sides: Numbering
+    loops: Numbering
+    cdus: Numbering
+    waters: Numbering
+    rooms: Numbering
+    zones: Numbering
+    rows: Numbering
+    pdu_rack: array[int]
+    pdu_side: array[int]
+    pdu_feed: array[int]  # the element a PDU is fed by
+    element_feed: array[int]  # the element feeding an element (a source: none)
+    rack_loop: array[int]
+    rack_zone: array[int]
+    rack_room: array[int]  # where its air heat lands (a site of one room: that room)
+    rack_row: array[int]
+    cdu_loop: array[int]
+    cdu_water: array[int]
+
+
+@dataclass(frozen=True, slots=True)
 class Topology:
     """The relations of one site (or of a failure overlay of it), keyed by entity id."""
 
@@ -52,6 +104,8 @@ class Topology:
     chain: Mapping[str, tuple[Any, ...]]
     power_sides: frozenset[str]  # every side name a rack uses (A, B, …)
     cdus_by_water: Mapping[str, tuple[str, ...]]  # facility water → CDU ids on it
+    racks_by_row: Mapping[str | None, list[Rack]]  # None: in no row
+    relations: Relations  # the arrays all of the above are made from
     pdus_out_of_service: frozenset[str] = frozenset()
     moved: Moved | None = None  # set by a failure overlay of the power tree
 
@@ -116,53 +170,80 @@ class Topology:
 
 def build_topology(site: Site) -> Topology:
     """The relations of ``site``, from its racks, PDUs, distribution, sources and CDUs."""
-    sole_room = next(iter(site.rooms)) if len(site.rooms) == 1 else None
-    by_loop: dict[str | None, list[Rack]] = {}
-    by_zone: dict[str | None, list[Rack]] = {}
-    by_room: dict[str | None, list[Rack]] = {}
-    sides: set[str] = set()
-    for rack in site.racks:
-        by_loop.setdefault(rack.loop, []).append(rack)
-        by_zone.setdefault(rack.zone, []).append(rack)
-        by_room.setdefault(rack.room if rack.room is not None else sole_room, []).append(rack)
-        sides.update(rack.pdus)
+    r = relations_of(site)
+    racks, pdus = site.racks, [site.pdus[p] for p in r.pdus.ids]
+    elements = [site.distribution.get(e) or site.sources[e] for e in r.elements.ids]
 
-    chain = {element: _chain(site, element) for element in (*site.distribution, *site.sources)}
+    def grouped(of_rack: array[int], names: Numbering) -> dict[str | None, list[Rack]]:
+        groups: dict[str | None, list[Rack]] = {}
+        for i, rack in enumerate(racks):
+            at = of_rack[i]
+            groups.setdefault(names.ids[at] if at >= 0 else None, []).append(rack)
+        return groups
+
+    chains: list[tuple[Any, ...]] = []
+    for e in range(len(elements)):
+        chain, node, seen = [], e, set()
+        while node >= 0 and node not in seen:  # the resolver refuses a cycle; stop at one
+            seen.add(node)
+            chain.append(elements[node])
+            node = r.element_feed[node]
+        chains.append(tuple(chain))
     below: dict[str, list[Pdu]] = {}
-    for pdu in site.pdus.values():
-        for element in chain.get(pdu.fed_by, ()) if pdu.fed_by is not None else ():
+    for i, pdu in enumerate(pdus):
+        feed = r.pdu_feed[i]
+        for element in chains[feed] if feed >= 0 else ():
             below.setdefault(element.id, []).append(pdu)
-
     on_water: dict[str, list[str]] = {}
-    for cdu_id in sorted(site.cdus):
-        water = site.cdus[cdu_id].spec.facility_water
-        if water is not None:
-            on_water.setdefault(water, []).append(cdu_id)
+    for c, cdu_id in enumerate(r.cdus.ids):
+        if r.cdu_water[c] >= 0:
+            on_water.setdefault(r.waters.ids[r.cdu_water[c]], []).append(cdu_id)
 
     return Topology(
-        rack_by_id={rack.id: rack for rack in site.racks},
-        racks_by_loop=by_loop,
-        racks_by_zone=by_zone,
-        racks_by_room=by_room,
-        sole_room=sole_room,
-        pdus_below={element: tuple(pdus) for element, pdus in below.items()},
-        chain=chain,
-        power_sides=frozenset(sides),
+        rack_by_id={rack.id: rack for rack in racks},
+        racks_by_loop=grouped(r.rack_loop, r.loops),
+        racks_by_zone=grouped(r.rack_zone, r.zones),
+        racks_by_room=grouped(r.rack_room, r.rooms),
+        sole_room=next(iter(site.rooms)) if len(site.rooms) == 1 else None,
+        pdus_below={element: tuple(found) for element, found in below.items()},
+        chain={e.id: chains[i] for i, e in enumerate(elements)},
+        power_sides=frozenset(r.sides.ids),
         cdus_by_water={water: tuple(cdus) for water, cdus in on_water.items()},
+        racks_by_row=grouped(r.rack_row, r.rows),
+        relations=r,
     )
 
 
-def _chain(site: Site, start: str) -> tuple[Any, ...]:
-    """``start`` and the elements above it up to its source, nearest first (the resolver
-    refuses a cycle of feeds; the walk still stops at one)."""
-    found: list[Any] = []
-    node: str | None = start
-    seen: set[str] = set()
-    while node is not None and node not in seen:
-        seen.add(node)
-        element = site.distribution.get(node) or site.sources.get(node)
-        if element is None:
-            break
-        found.append(element)
-        node = getattr(element, "fed_by", None)
-    return tuple(found)
+def relations_of(site: Site) -> Relations:
+    """Number the site's entities once and record each relation as an array of indices."""
+    sole_room = next(iter(site.rooms)) if len(site.rooms) == 1 else None
+    racks = Numbering.of(rack.id for rack in site.racks)
+    pdus = Numbering.of(site.pdus)
+    elements = Numbering.of((*site.distribution, *site.sources))
+    sides = Numbering.of(sorted({p.side for p in site.pdus.values()}))
+    loops, cdus = Numbering.of(site.loops), Numbering.of(sorted(site.cdus))
+    waters, rooms = Numbering.of(site.facility_water), Numbering.of(site.rooms)
+    zones = Numbering.of(site.zones)
+    rows = Numbering.of(sorted({rack.row for rack in site.racks if rack.row is not None}))
+
+    def ints(values: Iterable[int]) -> array[int]:
+        return array("l", values)
+
+    def feed_of(element: str) -> str | None:
+        found = site.distribution.get(element)
+        return None if found is None else found.fed_by
+
+    on_pdu = [site.pdus[p] for p in pdus.ids]
+    return Relations(
+        racks, pdus, elements, sides, loops, cdus, waters, rooms, zones, rows,
+        pdu_rack=ints(racks.at(p.rack) for p in on_pdu),
+        pdu_side=ints(sides.at(p.side) for p in on_pdu),
+        pdu_feed=ints(elements.at(p.fed_by) for p in on_pdu),
+        element_feed=ints(elements.at(feed_of(e)) for e in elements.ids),
+        rack_loop=ints(loops.at(rack.loop) for rack in site.racks),
+        rack_zone=ints(zones.at(rack.zone) for rack in site.racks),
+        rack_room=ints(rooms.at(rack.room or sole_room) for rack in site.racks),
+        rack_row=ints(rows.at(rack.row) for rack in site.racks),
+        cdu_loop=ints(loops.at(site.cdus[c].loop) for c in cdus.ids),
+        cdu_water=ints(waters.at(site.cdus[c].spec.facility_water) for c in cdus.ids),
+    )  # fmt: skip

@@ -73,6 +73,27 @@ def test_what_belongs_where(tmp_path) -> None:
     assert ids(t.rack_by_id.values()) == ["X", "Y", "Z"]
 
 
+def test_the_relations_are_arrays_of_indices_numbered_once(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    r = site.topology.relations
+    assert r.racks.ids == ("X", "Y", "Z")
+    assert r.pdus.ids == ("X-A1", "X-B1", "Y-A1", "Y-B1", "Z-A1", "Z-B1")
+    assert r.elements.ids == ("BW-A", "RPP-A", "UTIL", "UPS-A")  # distribution, then sources
+    assert list(r.pdu_rack) == [0, 0, 1, 1, 2, 2]
+    assert [r.sides.ids[i] for i in r.pdu_side] == ["A", "B", "A", "B", "A", "B"]
+    assert list(r.pdu_feed) == [1, 2, 1, 2, -1, -1]  # RPP-A, UTIL; Z's PDUs fed by nothing
+    assert list(r.element_feed) == [3, 0, -1, -1]  # BW-A ← UPS-A, RPP-A ← BW-A; sources: none
+    assert [r.loops.ids[i] for i in r.rack_loop] == ["L1", "L1", "L2"]
+    assert list(r.cdu_loop) == [0, 0, 1] and list(r.cdu_water) == [0, 0, -1]  # C3 on none
+    assert list(r.rack_zone) == [-1, -1, -1] and list(r.rack_row) == [-1, -1, -1]
+    # The mappings the engine reads are made from them.
+    assert {k: [p.id for p in v] for k, v in site.topology.pdus_below.items()} == {
+        "RPP-A": ["X-A1", "Y-A1"], "BW-A": ["X-A1", "Y-A1"], "UPS-A": ["X-A1", "Y-A1"],
+        "UTIL": ["X-B1", "Y-B1"],
+    }  # fmt: skip
+    assert list(site.topology.racks_by_row) == [None]
+
+
 def test_a_lost_side_is_an_overlay_that_leaves_the_site_as_it_was(tmp_path) -> None:
     site = load(tmp_path, SITE)
     base = site.topology
