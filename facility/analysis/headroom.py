@@ -203,6 +203,21 @@ class _Grower:
         self.failures[len(added)] = failures
         return single_failure_findings(site, self.ruleset, rules, failures)
 
+    def losses_made_worse(self, n: int) -> set[str]:
+        """The scenarios after which, with n racks added, an error check fails that did not
+        fail after the same loss without them."""
+        self.findings(n, SINGLE_FAILURES[0])
+        self.findings(0, SINGLE_FAILURES[0])
+
+        def failing(report: FailureReport) -> dict[str, set[str]]:
+            return {
+                r.id: {f.id for f in r.new_failures if f.severity == "error"}
+                for r in report.results
+            }
+
+        today, now = failing(self.failures[0]), failing(self.failures[n])
+        return {loss for loss, checks in now.items() if checks - today.get(loss, set())}
+
     def spofs_on_the_target(self) -> set[str]:
         """The scenarios that are single points of failure today because a check the copies
         would share fails (not one elsewhere that the loss also reaches)."""
@@ -274,8 +289,14 @@ def headroom(
     failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
 
     def new_failures(n: int, area: str | None) -> list[Finding]:
-        before = failing_before if area != SINGLE_FAILURES[0] else failing_before | spofs_today
-        return [f for f in grower.findings(n, area) if f.status == "fail" and f.id not in before]
+        found = grower.findings(n, area)
+        if area == SINGLE_FAILURES[0]:
+            # A loss binds when, with the racks, a check fails after it that did not before
+            # they were added (a loss that is a single point of failure today for another
+            # check can still be made worse).
+            worse = grower.losses_made_worse(n)
+            return [f for f in found if f.status == "fail" and f.entity_id in worse]
+        return [f for f in found if f.status == "fail" and f.id not in failing_before]
 
     feeds = _upstream(site, template)
     shared = {
@@ -290,11 +311,9 @@ def headroom(
         if f.status == "fail" and (f.entity_kind, f.entity_id) in shared
     ]
     names = dict(DOMAINS)
-    spofs_today: set[str] = set()  # RED- findings failing before any rack is added
     if any(r.spec.scope == FAILURE_SCOPE for r in ruleset.rules):
         names[SINGLE_FAILURES[0]] = SINGLE_FAILURES[1]
         today = [f for f in grower.findings(0, SINGLE_FAILURES[0]) if f.status == "fail"]
-        spofs_today = {f.id for f in today}
         # A loss that already fails a check the copies would share: no rack more makes it
         # survivable (a loss failing only elsewhere stays what it is: not new, not binding).
         on_target = grower.spofs_on_the_target()
