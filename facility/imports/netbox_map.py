@@ -163,6 +163,19 @@ class _Mapper:
         self.locations = {loc["id"]: loc for loc in snap.locations}
         self.racks = {r["id"]: r for r in snap.racks}
         self.devices = {d["id"]: d for d in snap.devices}
+        # Each device's power ports, and the ports its outlets feed (a PDU inside the rack),
+        # in the snapshot's order: looked up per rack, never searched (a campus has 100,000s).
+        self.ports_of: dict[int, list[tuple[int, Obj]]] = defaultdict(list)
+        self.fed_by_outlets_of: dict[int, list[Obj]] = defaultdict(list)
+        for index, port in enumerate(snap.power_ports):
+            owner = ref(port, "device")
+            if owner is not None:
+                self.ports_of[owner].append((index, port))
+            if port.get("connected_endpoints_type") == "dcim.poweroutlet":
+                for e in port.get("connected_endpoints") or []:
+                    outlet_owner = ref(e, "device") if isinstance(e, dict) else None
+                    if outlet_owner is not None:
+                        self.fed_by_outlets_of[outlet_owner].append(port)
         self.rooms: dict[str, str] = {}  # room id → name
         self.type_power: dict[str, float] = {}  # PDU type id → available power [VA]
 
@@ -299,14 +312,8 @@ class _Mapper:
     def rack_power(self, rack_label: str, devices: list[Obj]) -> tuple[float | None, float | None]:
         """(nominal, peak) power of a rack [W], or None for a figure that is missing."""
         ids = {d["id"] for d in devices}
-        ports = [p for p in self.snap.power_ports if ref(p, "device") in ids]
-        behind: dict[int, list[Obj]] = defaultdict(list)  # device id → ports fed by its outlets
-        for p in self.snap.power_ports:
-            if p.get("connected_endpoints_type") == "dcim.poweroutlet":
-                for e in p.get("connected_endpoints") or []:
-                    owner = ref(e, "device") if isinstance(e, dict) else None
-                    if owner is not None:
-                        behind[owner].append(p)
+        ports = [port for _, port in sorted(p for d in ids for p in self.ports_of.get(d, ()))]
+        behind = self.fed_by_outlets_of  # device id → ports fed by its outlets
         nominal: float | None = 0.0
         peak: float | None = 0.0
         counted = 0
