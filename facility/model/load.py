@@ -364,6 +364,17 @@ class _Resolver:
         power = doc.power
         sources = self.index("power_source", power.sources, ("power", "sources"))
         distribution = self.index("distribution", power.distribution, ("power", "distribution"))
+        for i, d in enumerate(power.distribution):
+            if d.id in sources and distribution.get(d.id) is d:  # one namespace for fed_by
+                self.problem(
+                    ("power", "distribution", i, "id"),
+                    Message(
+                        "distribution id '%(id)s' is also the id of a power source (line "
+                        "%(line)s): fed_by could not tell them apart",
+                        id=d.id,
+                        line=self.locations[("power_source", d.id)].line,
+                    ),
+                )
         upstream = {**sources, **distribution}
         for i, d in enumerate(power.distribution):
             self.reference(

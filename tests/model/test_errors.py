@@ -502,6 +502,25 @@ def test_duplicate_rack_ids(tmp_path):
     )
 
 
+def test_a_distribution_id_that_is_also_a_source_id(tmp_path):
+    # fed_by names either, so one id for both would feed a PDU from whichever came last.
+    text = """\
+        site: {name: T}
+        power:
+          sources:
+            - {id: X, kind: ups, capacity: 1000 kVA}
+          distribution:
+            - {id: X, kind: busway, voltage: 415 V, phases: 3, rating: 800 A}
+        """
+    assert one_problem(tmp_path, text) == (
+        6,
+        8,
+        "power.distribution[0].id",
+        "distribution id 'X' is also the id of a power source (line 4): fed_by could not tell "
+        "them apart",
+    )
+
+
 def test_rack_id_clashing_with_a_row(tmp_path):
     text = """\
         site: {name: T}
