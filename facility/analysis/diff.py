@@ -17,7 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from facility.messages import Message
 from facility.model.errors import validation_message
-from facility.model.source import InputError, Location, Problem, field_name
+from facility.model.source import (
+    InputError,
+    Location,
+    Problem,
+    decode,
+    field_name,
+    read_bytes,
+)
 
 FAILING = ("fail",)
 
@@ -148,10 +155,14 @@ def _finite(token: str) -> float:
 
 def _read_json(path: Path) -> Any:
     """The JSON of ``path``; any failure to read it is bad input at the place JSON names."""
+    # A FIFO, a device or a directory is refused before it is opened (it would block or fail
+    # late); no size limit: a campus's result is larger than any site file (461 MB at 10,000
+    # racks) and is this tool's own output.
+    text = decode(read_bytes(path, limit=None), str(path))
     line, column = 1, 1
     try:
         return json.loads(
-            path.read_text(encoding="utf-8"),
+            text,
             parse_constant=_not_a_number,
             parse_int=_integer,
             parse_float=_finite,

@@ -133,8 +133,9 @@ def not_a_file(mode: int) -> str | None:
     return Message("a device or socket")
 
 
-def read_bytes(path: Path) -> bytes:
-    """Read an input file, refusing what is not a regular file or is too large."""
+def read_bytes(path: Path, limit: int | None = MAX_FILE_BYTES) -> bytes:
+    """Read an input file, refusing what is not a regular file (a FIFO would block the run)
+    or is larger than ``limit`` bytes (None: no limit)."""
     where = Location(str(path), 1, 1)
     try:
         status = path.stat()
@@ -142,7 +143,7 @@ def read_bytes(path: Path) -> bytes:
         kind = not_a_file(status.st_mode)
         if kind is not None:
             raise InputError([Problem(where, "", Message("%(kind)s, not a file", kind=kind))])
-        if size > MAX_FILE_BYTES:
+        if limit is not None and size > limit:
             raise InputError(
                 [
                     Problem(
@@ -151,7 +152,7 @@ def read_bytes(path: Path) -> bytes:
                         Message(
                             "file is %(size)s MB; the limit is %(limit)s MB",
                             size=format(size / 1e6, ".0f"),
-                            limit=format(MAX_FILE_BYTES / 1e6, ".0f"),
+                            limit=format(limit / 1e6, ".0f"),
                         ),
                     )
                 ]

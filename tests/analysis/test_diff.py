@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -109,3 +111,27 @@ def test_a_deeply_nested_or_huge_result_file_is_refused_where_json_says(tmp_path
         assert result.exit_code == 2, result.output
         assert f"error: {path}:{message}\n" in result.stderr
         assert "Traceback" not in result.output
+
+
+def test_a_fifo_as_a_state_is_refused_before_it_is_opened(tmp_path: Path) -> None:
+    # Opening a FIFO to read blocks until something writes to it: the state is refused by its
+    # type first. A writer waits on the FIFO; had the run opened it, the writer would have got
+    # through (and unblocked the run with "{}") before the run returned.
+    fifo = tmp_path / "old.json"
+    os.mkfifo(fifo)
+    opened = threading.Event()
+
+    def writer() -> None:
+        with open(fifo, "w", encoding="utf-8") as end:
+            opened.set()
+            end.write("{}")
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    result = CliRunner().invoke(app, ["diff", str(fifo), str(EXAMPLES / "small-ready.yaml")])
+    assert result.exit_code == 2, result.output
+    assert f"{fifo}:1:1: a FIFO, not a file" in result.stderr
+    assert not opened.is_set()  # never opened by the run
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the writer finish
+    thread.join()
+    os.close(reader)
