@@ -33,6 +33,7 @@ ENDPOINTS = {
     "racks": ("dcim", "racks"),
     "devices": ("dcim", "devices"),
     "power_ports": ("dcim", "power_ports"),
+    "power_outlets": ("dcim", "power_outlets"),
     "power_panels": ("dcim", "power_panels"),
     "power_feeds": ("dcim", "power_feeds"),
     "cooling_sources": ("dcim", "cooling_sources"),
@@ -190,6 +191,7 @@ def _read_site(api: Any, where: str, site_slug: str) -> Snapshot:
     sources = _ids(snap.cooling_sources)
     snap.power_feeds = [f for f in snap.power_feeds if _of(f, "power_panel", panels)]
     snap.power_ports = [p for p in snap.power_ports if _of(p, "device", devices)]
+    snap.power_outlets = [o for o in snap.power_outlets if _of(o, "device", devices)]
     snap.cooling_feeds = [c for c in snap.cooling_feeds if _of(c, "cooling_source", sources)]
     # Device types of the site's devices (device types are global, not per site).
     type_ids = sorted(

@@ -32,10 +32,14 @@ class Snapshot:
     devices: list[Obj] = field(default_factory=list)
     device_types: list[Obj] = field(default_factory=list)
     power_ports: list[Obj] = field(default_factory=list)
+    power_outlets: list[Obj] = field(default_factory=list)
     power_panels: list[Obj] = field(default_factory=list)
     power_feeds: list[Obj] = field(default_factory=list)
     cooling_sources: list[Obj] = field(default_factory=list)
     cooling_feeds: list[Obj] = field(default_factory=list)
+    # Snapshot key → why the server could not give it (e.g. an endpoint its version lacks);
+    # the mapping report lists each. Never filled from a response's content.
+    unavailable: dict[str, str] = field(default_factory=dict)
 
     KEYS = (
         "locations",
@@ -43,6 +47,7 @@ class Snapshot:
         "devices",
         "device_types",
         "power_ports",
+        "power_outlets",
         "power_panels",
         "power_feeds",
         "cooling_sources",
@@ -72,10 +77,12 @@ def ref(obj: Obj, key: str) -> int | None:
 
 # The fields the mapping reads, by the JSON shape NetBox 4.7 gives them. Anything else in a
 # field is an object the mapping cannot read: it is skipped and reported, with the reason.
-_RELATED = ("rack", "location", "device", "device_type", "power_panel", "cooling_source")
+_RELATED = (
+    "rack", "location", "device", "device_type", "power_panel", "cooling_source", "power_port",
+)  # fmt: skip
 _CHOICES = (
     "status", "supply", "phase", "type", "weight_unit", "outer_unit", "cooling_capability",
-    "cooling_method", "fluid_type", "max_flow_unit",
+    "cooling_method", "fluid_type", "max_flow_unit", "feed_leg",
 )  # fmt: skip
 _NUMBERS = (
     "weight", "max_weight", "outer_width", "outer_depth", "outer_height", "cooling_capacity",
@@ -88,6 +95,7 @@ _KINDS = {
     "devices": "device",
     "device_types": "device type",
     "power_ports": "power port",
+    "power_outlets": "power outlet",
     "power_panels": "power panel",
     "power_feeds": "power feed",
     "cooling_sources": "cooling source",
@@ -176,7 +184,7 @@ def readable(snap: Snapshot, report: MappingReport) -> tuple[Snapshot, dict[int,
             if isinstance(obj, dict):
                 dropped[key].append(obj)
     status = snap.status if isinstance(snap.status, dict) else {}
-    clean = Snapshot(status, snap.site, **kept)
+    clean = Snapshot(status, snap.site, **kept, unavailable=dict(snap.unavailable))
     racks = {r["id"] for r in clean.racks}
     device_rack = {d["id"]: ref(d, "rack") for d in clean.devices}
     spoiled: dict[int, str] = {}

@@ -104,8 +104,8 @@ class FakeNetBox:
         self.status = parts["status"]
         self.site = parts["site"]
         for key in (
-            "locations", "racks", "devices", "device_types", "power_ports", "power_panels",
-            "power_feeds", "cooling_sources", "cooling_feeds",
+            "locations", "racks", "devices", "device_types", "power_ports", "power_outlets",
+            "power_panels", "power_feeds", "cooling_sources", "cooling_feeds",
         ):  # fmt: skip
             self.lists.setdefault(key.replace("_", "-"), list(parts[key]))
 
