@@ -114,7 +114,7 @@ def air_capacity_after_unit_loss(ctx: Context, room: Any) -> Value:
     "rack", "air_only_power", "power", "Power of an air-only rack (0 for liquid racks)", reads=()
 )
 def air_only_power(ctx: Context, rack: Rack) -> Value:
-    if rack.type.is_liquid:
+    if rack.type.is_liquid or rack.type.is_passive:
         return Value(0.0)
     basis = ctx.assumptions.thermal_power_basis
     power = rack.type.figures.nominal_power if basis == "nominal" else rack.type.figures.peak_power

@@ -118,6 +118,8 @@ def rack_heat_split(ctx: Context, rack: Rack) -> tuple[float, float] | Value:
     liquid share is unknown: guessing "air" would drop its heat from the loop.
     """
     f = rack.type.figures
+    if rack.type.is_passive:
+        return 0.0, 0.0  # no powered equipment: no heat
     basis = ctx.assumptions.thermal_power_basis
     power = f.nominal_power if basis == "nominal" else f.peak_power
     if power is None:

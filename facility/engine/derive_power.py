@@ -49,11 +49,27 @@ _NOTHING_BELOW = Message("no PDU in service below it")
 _WORST_SIDE_LOSS = Message("max over the lost side of Σ surviving PDU loads")
 
 
+_PASSIVE = Message("passive rack: no powered equipment")
+
+
 def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
     basis = ctx.assumptions.electrical_power_basis
     figures = rack.type.figures
+    if rack.type.is_passive:
+        return 0.0, f"{basis}_power"
     value = figures.peak_power if basis == "peak" else figures.nominal_power
     return value, f"{basis}_power"
+
+
+@quantity(
+    "rack",
+    "is_powered",
+    "boolean",
+    "True for a rack with powered equipment (false for a passive rack)",
+    reads=(),
+)
+def is_powered(ctx: Context, rack: Rack) -> Value:
+    return Value(float(not rack.type.is_passive))
 
 
 @quantity(
@@ -64,6 +80,8 @@ def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
     reads=(),
 )
 def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
+    if rack.type.is_passive:
+        return Value(0.0, _PASSIVE, ())
     power, field = _basis_power(ctx, rack)
     pf = rack.type.figures.power_factor
     if power is None or pf is None:
@@ -79,6 +97,8 @@ def rack_apparent_power(ctx: Context, rack: Rack) -> Value:
 
 @quantity("rack", "rack_real_power", "power", "Rack load at the electrical basis, in W", reads=())
 def rack_real_power(ctx: Context, rack: Rack) -> Value:
+    if rack.type.is_passive:
+        return Value(0.0, _PASSIVE, ())
     power, field = _basis_power(ctx, rack)
     if power is None:
         return Value.unknown(no_rack_figure(rack, field))

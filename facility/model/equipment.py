@@ -60,6 +60,11 @@ class RackFigures(Strict):
     cooling: Literal["liquid", "air"] | None = Field(
         None, description="'liquid' (cold plates, with a residual air part) or 'air' only"
     )
+    passive: bool | None = Field(
+        None,
+        description="True for a rack with no powered equipment (patch panels): no power or "
+        "heat load, so the checks of its power sides do not apply; its mass still counts",
+    )
     nominal_power: Power | None = Field(None, description="Sustained IT power (thermal basis)")
     peak_power: Power | None = Field(None, description="Peak electrical power (EDPp)")
     power_factor: PositiveFraction | None = None
@@ -98,6 +103,13 @@ class RackFigures(Strict):
         return self
 
 
+# Figures only a rack that draws power has: given for a passive rack, they contradict it.
+_POWERED_ONLY = (
+    "nominal_power", "peak_power", "liquid_heat_fraction", "design_flow", "flow_table",
+    "power_inputs_per_side",
+)  # fmt: skip
+
+
 def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
     """Figures that contradict each other: (the fields involved, message) for each.
 
@@ -119,6 +131,30 @@ def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
                 Message("%(field)s is below %(other)s", field="peak_power", other="nominal_power"),
             )
         )
+    if f.passive:
+        for name in _POWERED_ONLY:
+            if getattr(f, name) is not None:
+                found.append(
+                    (
+                        (name, "passive"),
+                        Message(
+                            "%(field)s is given for a passive rack (%(other)s: true)",
+                            field=name,
+                            other="passive",
+                        ),
+                    )
+                )
+        if f.cooling == "liquid":
+            found.append(
+                (
+                    ("cooling", "passive"),
+                    Message(
+                        "%(field)s is given for a passive rack (%(other)s: true)",
+                        field="cooling: liquid",
+                        other="passive",
+                    ),
+                )
+            )
     if f.flow_table is not None:
         temps = [p.supply_temperature for p in f.flow_table]
         if len(temps) < 2 or any(b <= a for a, b in pairwise(temps)):

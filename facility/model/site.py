@@ -53,6 +53,11 @@ class ResolvedRackType:
     location: Location
 
     @property
+    def is_passive(self) -> bool:
+        """No powered equipment: a known zero load (``passive: true``)."""
+        return bool(self.figures.passive)
+
+    @property
     def is_liquid(self) -> bool:
         f = self.figures
         if f.cooling is not None:
