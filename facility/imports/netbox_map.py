@@ -37,7 +37,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from facility.imports.netbox_report import MappingReport
+from facility.imports.netbox_power import (
+    MASS_ONLY,
+    NOT_LOAD,
+    REDUNDANT_SUPPLIES,
+    PowerGraph,
+    RackLoad,
+)
+from facility.imports.netbox_report import MappingReport, Outcome
 from facility.imports.netbox_snapshot import MappingError, Obj, Snapshot, name_of, readable, ref
 from facility.imports.netbox_units import (
     UnitChoiceError,
@@ -47,6 +54,7 @@ from facility.imports.netbox_units import (
     mass_kg,
     mass_text,
 )
+from facility.printable import printable
 
 __all__ = ["RACK_TYPE_GAPS", "SITE_GAPS", "MappingError", "Snapshot", "map_site"]
 
@@ -133,11 +141,40 @@ def _kw(watts: float) -> str:
     return f"{_short(watts / 1000.0)} kW"
 
 
+def _key(obj: object, index: int) -> object:
+    """How the ledger knows an object read: its id, or its place in the answer."""
+    if isinstance(obj, dict) and isinstance(obj.get("id"), int) and not isinstance(obj["id"], bool):
+        return obj["id"]
+    return f"item {index + 1}"
+
+
+def _port_name(port: Obj) -> str:
+    """A power port as the report names it: its device's name and its own."""
+    device = port.get("device")
+    owner = name_of(device) if isinstance(device, dict) else f"device #{ref(port, 'device')}"
+    return f"{owner} {name_of(port)}"
+
+
+def _devices(names: list[str]) -> str:
+    """``n device(s): a, b, …`` for a report entry."""
+    return f"{len(names)} device{'s' if len(names) != 1 else ''}: " + ", ".join(names)
+
+
+def _merge(into: RackLoad, extra: RackLoad) -> None:
+    for attr in ("nominal", "peak"):
+        a, b = getattr(into, attr), getattr(extra, attr)
+        setattr(into, attr, None if a is None or b is None else a + b)
+    into.leaves += extra.leaves
+    for attr in ("ports", "outlets", "redundant", "summed_sides", "uncabled", "elsewhere"):
+        getattr(into, attr).extend(getattr(extra, attr))
+    into.without_figures.extend(extra.without_figures)
+
+
 def _nestedname_of(obj: Obj, key: str) -> str | None:
     """The name of the nested object ``obj[key]`` ({id, name, …}), or None."""
     value = obj.get(key)
     name = value.get("name") if isinstance(value, dict) else None
-    return str(name) if name else None
+    return (printable(str(name)).strip() or None) if name else None
 
 
 # --- the mapping ---------------------------------------------------------------------------
@@ -148,47 +185,128 @@ class _RackFacts:
     rack: Obj
     rack_id: str
     devices: list[Obj]
-    sides: dict[str, list[tuple[str, str]]]  # side → [(pdu id, pdu type id)]
+    sides: dict[str, list[tuple[str, str, Obj]]]  # side → [(pdu id, pdu type id, feed)]
     figures: dict[str, Any]
     slugs: tuple[str, ...]
     names: tuple[str, ...]
 
 
+# NetBox kinds as the report and the ledger name them, by Snapshot field.
+_KIND = {
+    "locations": "location",
+    "racks": "rack",
+    "devices": "device",
+    "device_types": "device type",
+    "power_ports": "power port",
+    "power_outlets": "power outlet",
+    "power_panels": "power panel",
+    "power_feeds": "power feed",
+    "cooling_sources": "cooling source",
+    "cooling_feeds": "cooling feed",
+}
+
+
 class _Mapper:
-    def __init__(self, snap: Snapshot, source: str):
+    def __init__(self, snap: Snapshot, source: str, include_planned: bool, supplies: str):
         self.report = MappingReport(source)
+        self.include_planned = include_planned
+        self.supplies = supplies
+        for key, kind in _KIND.items():
+            objects = getattr(snap, key)
+            if isinstance(objects, list):
+                self.report.read(kind, [_key(obj, i) for i, obj in enumerate(objects)])
         self.snap, self.spoiled = readable(snap, self.report)
+        for key, kind in _KIND.items():  # what readable() skipped is in the report
+            kept = {o["id"] for o in getattr(self.snap, key)}
+            for key_ in self.report.unsettled(kind):
+                if key_ not in kept:
+                    self.report.settle(kind, key_, "not mapped")
         snap = self.snap
         self.device_types = {dt["id"]: dt for dt in snap.device_types}
         self.locations = {loc["id"]: loc for loc in snap.locations}
         self.racks = {r["id"]: r for r in snap.racks}
         self.devices = {d["id"]: d for d in snap.devices}
-        # Each device's power ports, and the ports its outlets feed (a PDU inside the rack),
-        # in the snapshot's order: looked up per rack, never searched (a campus has 100,000s).
-        self.ports_of: dict[int, list[tuple[int, Obj]]] = defaultdict(list)
-        self.fed_by_outlets_of: dict[int, list[Obj]] = defaultdict(list)
-        for index, port in enumerate(snap.power_ports):
-            owner = ref(port, "device")
-            if owner is not None:
-                self.ports_of[owner].append((index, port))
-            if port.get("connected_endpoints_type") == "dcim.poweroutlet":
-                for e in port.get("connected_endpoints") or []:
-                    outlet_owner = ref(e, "device") if isinstance(e, dict) else None
-                    if outlet_owner is not None:
-                        self.fed_by_outlets_of[outlet_owner].append(port)
-        self.rooms: dict[str, str] = {}  # room id → name
+        self.feed_by_id = {f["id"]: f for f in snap.power_feeds}
+        feed_side = {
+            f["id"]: ("B" if _choice(f, "type") == "redundant" else "A") for f in snap.power_feeds
+        }
+        self.power = PowerGraph(
+            snap.power_ports,
+            snap.power_outlets,
+            feed_side,
+            lambda port, key: _number(port, key, "power port"),
+        )
+        self.room_ids = self._room_ids()
+        self.rooms: dict[str, str] = {}  # room id → name, of the rooms used
         self.type_power: dict[str, float] = {}  # PDU type id → available power [VA]
 
+    # device status ---------------------------------------------------------------------
+    def status(self, device: Obj) -> str:
+        return _choice(device, "status") or "active"
+
+    def is_load(self, device: Obj | None) -> bool:
+        if device is None:
+            return True  # a port whose device is not in the snapshot: counted, never dropped
+        status = self.status(device)
+        return status not in NOT_LOAD or (status == "planned" and self.include_planned)
+
+    def weighs(self, device: Obj) -> bool:
+        status = self.status(device)
+        return self.is_load(device) or status in MASS_ONLY
+
     # rooms -----------------------------------------------------------------------------
+    def _room_ids(self) -> dict[int, str]:
+        """Location id → room id: its name, or its path of names from the top when two
+        locations share a name (\"Hall 1/Row A\"), or that and its NetBox id if still not
+        unique. Stable from one import to the next."""
+
+        def path(start: Obj) -> str:
+            names, seen = [], set()
+            loc: Obj | None = start
+            while loc is not None and loc["id"] not in seen:
+                seen.add(loc["id"])
+                names.append(name_of(loc))
+                parent = loc.get("parent")
+                parent = parent.get("id") if isinstance(parent, dict) else parent
+                loc = self.locations.get(parent) if isinstance(parent, int) else None
+            return "/".join(reversed(names))
+
+        by_name: dict[str, list[Obj]] = defaultdict(list)
+        for loc in self.snap.locations:
+            by_name[name_of(loc)].append(loc)
+        ids: dict[int, str] = {}
+        for name, locs in by_name.items():
+            for loc in locs:
+                ids[loc["id"]] = name if len(locs) == 1 else path(loc)
+        seen: dict[str, int] = defaultdict(int)
+        for room in ids.values():
+            seen[room] += 1
+        for loc_id, room in list(ids.items()):
+            if seen[room] > 1:
+                ids[loc_id] = f"{room}#{loc_id}"
+        for loc_id, room in ids.items():
+            if room != name_of(self.locations[loc_id]):
+                self.report.add(
+                    "guessed",
+                    "location",
+                    name_of(self.locations[loc_id]),
+                    f"{len(by_name[name_of(self.locations[loc_id])])} locations share this "
+                    f"name: room id '{room}'",
+                )
+        return ids
+
     def room_of(self, obj: Obj) -> str | None:
         loc_id = ref(obj, "location")
         if loc_id is None:
             return None
-        loc = self.locations.get(loc_id) or obj.get("location")
-        if not isinstance(loc, dict):
-            loc = {}
-        room = str(loc.get("name") or loc.get("display") or f"location-{loc_id}")
-        self.rooms.setdefault(room, room)
+        room = self.room_ids.get(loc_id)
+        if room is None:  # a location of another site, or not read: named as NetBox nests it
+            nested = obj.get("location")
+            room = (name_of(nested) if isinstance(nested, dict) else "") or f"location-{loc_id}"
+            room = room if not room.startswith("#") else f"location-{loc_id}"
+            self.rooms.setdefault(room, room)
+            return room
+        self.rooms.setdefault(room, name_of(self.locations[loc_id]))
         return room
 
     # racks ids -------------------------------------------------------------------------
@@ -201,20 +319,32 @@ class _Mapper:
             for rack in racks:
                 if len(racks) == 1:
                     ids[rack["id"]] = name
-                else:
-                    loc = _nestedname_of(rack, "location") or f"#{rack['id']}"
-                    ids[rack["id"]] = f"{loc}/{name}"
-                    self.report.add(
-                        "guessed",
-                        "rack",
-                        name,
-                        f"{len(racks)} racks share this name; id '{ids[rack['id']]}'",
-                    )
+                    continue
+                loc = ref(rack, "location")
+                room = self.room_ids.get(loc) if loc is not None else None
+                room = room or _nestedname_of(rack, "location") or f"#{rack['id']}"
+                ids[rack["id"]] = f"{room}/{name}"
+        count: dict[str, int] = defaultdict(int)
+        for rack_id in ids.values():
+            count[rack_id] += 1
+        for nb_id, rack_id in list(ids.items()):
+            if count[rack_id] > 1:
+                ids[nb_id] = f"{rack_id}#{nb_id}"
+        for rack in self.snap.racks:
+            name = name_of(rack)
+            if ids[rack["id"]] != name:
+                self.report.add(
+                    "guessed",
+                    "rack",
+                    name,
+                    f"{len(by_name[name])} racks share this name; id '{ids[rack['id']]}'",
+                )
         return ids
 
     # power feeds -----------------------------------------------------------------------
     def feeds(self, rack_ids: dict[int, str]) -> tuple[dict[int, dict[str, list]], list[Obj]]:
-        """Per rack id: side → [(pdu id, pdu type id)]; and the PDU types made."""
+        """Per rack id: side → [(pdu id, pdu type id, feed)]; and the PDU types made. Each
+        feed not placed on a rack is settled here; the others when their rack is mapped."""
         names: dict[str, int] = defaultdict(int)
         for feed in self.snap.power_feeds:
             names[name_of(feed)] += 1
@@ -224,15 +354,18 @@ class _Mapper:
         for feed in sorted(self.snap.power_feeds, key=lambda f: (name_of(f), f["id"])):
             name = name_of(feed)
             panel = _nestedname_of(feed, "power_panel") or "?"
-            label = name if names[name] == 1 else f"{panel}/{name}"
+            label = name if names[name] == 1 else f"{printable(panel)}/{name}"
+
+            def skip(reason: str, feed: Obj = feed, label: str = label) -> None:
+                self.report.add("skipped", "power feed", label, reason)
+                self.report.settle("power feed", feed["id"], "not mapped")
+
             status = _choice(feed, "status") or "active"
             if status in ("offline", "failed"):
-                self.report.add("skipped", "power feed", label, f"status {status}")
+                skip(f"status {status}")
                 continue
             if (_choice(feed, "supply") or "ac") != "ac":
-                self.report.add(
-                    "skipped", "power feed", label, "DC supply: our PDUs are AC circuits"
-                )
+                skip("DC supply: our PDUs are AC circuits")
                 continue
             phase = _choice(feed, "phase") or "single-phase"
             if phase not in ("single-phase", "three-phase"):
@@ -241,9 +374,7 @@ class _Mapper:
             amperage = _number(feed, "amperage", "power feed", positive=True)
             utilization = _number(feed, "max_utilization", "power feed", positive=True)
             if voltage is None or amperage is None or utilization is None:
-                self.report.add(
-                    "skipped", "power feed", label, "no voltage, amperage or max utilisation"
-                )
+                skip("no voltage, amperage or max utilisation")
                 continue
             if utilization > 100:
                 raise MappingError(
@@ -268,7 +399,7 @@ class _Mapper:
                         "where the device port it is cabled to is",
                     )
             if rack_nb is None or rack_nb not in rack_ids:
-                self.report.add("skipped", "power feed", label, "not on a rack of this site")
+                skip("not on a rack of this site")
                 continue
             feed_type = _choice(feed, "type") or "primary"
             side = "B" if feed_type == "redundant" else "A"
@@ -294,8 +425,7 @@ class _Mapper:
                     "derating": f"{_short(utilization)} %",
                 }
                 self.type_power[type_id] = feed_available_power(*key)
-            per_rack[rack_nb][side].append((label, types[key]["id"]))
-            self.report.count("power feeds")
+            per_rack[rack_nb][side].append((label, types[key]["id"], feed))
         return per_rack, list(types.values())
 
     def _port_racks(self) -> dict[int, int]:
@@ -309,57 +439,90 @@ class _Mapper:
         return out
 
     # rack load ---------------------------------------------------------------------------
-    def rack_power(self, rack_label: str, devices: list[Obj]) -> tuple[float | None, float | None]:
-        """(nominal, peak) power of a rack [W], or None for a figure that is missing."""
-        ids = {d["id"] for d in devices}
-        ports = [port for _, port in sorted(p for d in ids for p in self.ports_of.get(d, ()))]
-        behind = self.fed_by_outlets_of  # device id → ports fed by its outlets
-        nominal: float | None = 0.0
-        peak: float | None = 0.0
-        counted = 0
-        for port in ports:
-            if port.get("connected_endpoints_type") == "dcim.poweroutlet":
-                continue  # counted through the device that owns the outlet
-            owner = ref(port, "device")
-            maximum = _number(port, "maximum_draw", "power port")
-            allocated = _number(port, "allocated_draw", "power port")
-            if maximum is None and allocated is None and owner in behind:
-                downstream = behind[owner]
-                maxima = [_number(p, "maximum_draw", "power port") for p in downstream]
-                alloc = [_number(p, "allocated_draw", "power port") for p in downstream]
-                maximum = None if None in maxima else sum(m for m in maxima if m is not None)
-                allocated = None if None in alloc else sum(a for a in alloc if a is not None)
-                self.report.add(
-                    "guessed",
-                    "power port",
-                    f"{rack_label}: {name_of(port)}",
-                    "no draw of its own; the draws of the ports behind its device's outlets "
-                    "are added up (as NetBox's UI does)",
-                )
-            if not port.get("connected_endpoints") and not port.get("mark_connected"):
-                self.report.add(
-                    "note",
-                    "power port",
-                    f"{rack_label}: {name_of(port)}",
-                    "not cabled to a feed; its draw is counted in the rack's load",
-                )
-            counted += 1
-            peak = None if peak is None or maximum is None else peak + maximum
-            nominal = None if nominal is None or allocated is None else nominal + allocated
-        if counted == 0:
-            return None, None
-        if peak is None:
+    def rack_loads(self, racks: list[tuple[Obj, str, list[Obj]]]) -> dict[int, RackLoad]:
+        """The load of each rack to be mapped: walked from its devices' inlets (ports cabled
+        to a feed or not cabled), then, in their own rack, the ports no walk reached (cabled
+        to an outlet whose inlet is not counted)."""
+        seen: set[int] = set()
+        loads: dict[int, RackLoad] = {}
+        graph = self.power
+
+        def counts(port: Obj) -> bool:
+            return self.is_load(self.devices.get(ref(port, "device") or -1))
+
+        def rack_of(port: Obj) -> int | None:
+            device = self.devices.get(ref(port, "device") or -1)
+            return ref(device, "rack") if device else None
+
+        for rack, _, devices in racks:
+            tops = [
+                p
+                for d in devices
+                for p in graph.ports_of.get(d["id"], ())
+                if not graph.fed_by_an_inlet(p)
+            ]
+            loads[rack["id"]] = graph.walk(tops, counts, rack_of, rack["id"], seen, self.supplies)
+        for rack, label, devices in racks:
+            left = [
+                p for d in devices for p in graph.ports_of.get(d["id"], ()) if p["id"] not in seen
+            ]
+            if not left:
+                continue
+            extra = graph.walk(left, counts, rack_of, rack["id"], seen, self.supplies)
+            _merge(loads[rack["id"]], extra)
             self.report.add(
-                "gap", "rack", rack_label, "a power port has no maximum_draw: peak_power unknown"
-            )
-        if nominal is None:
-            self.report.add(
-                "gap",
+                "guessed",
                 "rack",
-                rack_label,
-                "a power port has no allocated_draw: nominal_power unknown",
+                label,
+                f"{len(left)} power ports are cabled to outlets whose inlet is not counted "
+                "(not in a mapped rack, or not load by its status): counted in this rack "
+                "directly",
             )
-        return nominal, peak
+        return loads
+
+    def rack_power(self, label: str, load: RackLoad) -> tuple[float | None, float | None]:
+        """(nominal, peak) [W] of a walked rack, each None when a figure is missing; the
+        conventions taken are reported."""
+        report = self.report
+        for port in load.uncabled:
+            report.add(
+                "note",
+                "power port",
+                f"{label}: {_port_name(port)}",
+                "not cabled to a feed; its draw is counted in the rack's load",
+            )
+        for port in load.elsewhere:
+            report.add(
+                "note",
+                "power port",
+                f"{label}: {_port_name(port)}",
+                "of a device in another rack (or in none), fed from this rack's outlets: "
+                "counted here, where its power comes from",
+            )
+        if load.redundant:
+            report.add(
+                "guessed",
+                "rack",
+                label,
+                "power supplies on side A and side B taken as redundant inlets of one load "
+                "(each side carries the device alone: the larger side's draw is counted, not "
+                f"both) for {_devices(load.redundant)}",
+            )
+        if load.summed_sides:
+            report.add(
+                "guessed",
+                "rack",
+                label,
+                "power supplies on side A and side B, every supply's draw added "
+                f"(--redundant-supplies sum) for {_devices(load.summed_sides)}",
+            )
+        if load.peak is None:
+            report.add("gap", "rack", label, "a power port has no maximum_draw: peak_power unknown")
+        if load.nominal is None:
+            report.add(
+                "gap", "rack", label, "a power port has no allocated_draw: nominal_power unknown"
+            )
+        return load.nominal, load.peak
 
     # rack mass ---------------------------------------------------------------------------
     def rack_mass(self, rack: Obj, rack_label: str, devices: list[Obj]) -> float | None:
@@ -429,10 +592,17 @@ class _Mapper:
     def cooling(self, rack_ids: dict[int, str], doc: Obj) -> None:
         air_units, water = [], []
         feeds_by_source: dict[int, list[Obj]] = defaultdict(list)
+        sources = {source["id"] for source in self.snap.cooling_sources}
         for feed in self.snap.cooling_feeds:
             source_id = ref(feed, "cooling_source")
-            if source_id is not None:
+            if source_id is not None and source_id in sources:
                 feeds_by_source[source_id].append(feed)
+            else:
+                self.report.add(
+                    "skipped", "cooling feed", name_of(feed), "its cooling source is not read"
+                )
+            # NetBox has no CDUs or loops: each feed is listed with its source, not mapped.
+            self.report.settle("cooling feed", feed["id"], "not mapped")
         for source in sorted(self.snap.cooling_sources, key=name_of):
             name = name_of(source)
             kind = _choice(source, "type") or "?"
@@ -444,17 +614,21 @@ class _Mapper:
                 self.report.add("note", "cooling source", name, self._feeds_text(feeds, rack_ids))
             if status in ("offline", "failed"):
                 self.report.add("skipped", "cooling source", name, f"status {status}")
+                self.report.settle("cooling source", source["id"], "not mapped")
                 continue
+            outcome: Outcome = "not mapped"
             if kind in ("crac", "crah"):
                 if not capacity:
                     self.report.add(
                         "skipped", "cooling source", name, f"{kind.upper()} without a capacity"
                     )
+                    self.report.settle("cooling source", source["id"], outcome)
                     continue
                 unit: Obj = {"id": name, "sensible_capacity": _kw(capacity * 1000.0)}
                 if room:
                     unit["room"] = room
                 air_units.append(unit)
+                outcome = "mapped"
                 self.report.count("air units")
                 self.report.add(
                     "guessed",
@@ -473,8 +647,10 @@ class _Mapper:
                         f"fluid {fluid}: NetBox has no concentration; declare this facility "
                         "water loop and its coolant in your layer",
                     )
+                    self.report.settle("cooling source", source["id"], outcome)
                     continue
                 water.append({"id": name})
+                outcome = "mapped"
                 self.report.count("facility water loops")
                 if fluid is None:
                     self.report.add(
@@ -488,7 +664,14 @@ class _Mapper:
                         f"{kind} capacity {_short(capacity)} kW: our format has no field for it",
                     )
             else:
-                self.report.add("skipped", "cooling source", name, f"unknown type {kind!r}")
+                self.report.add(
+                    "gap",
+                    "cooling source",
+                    name,
+                    f"of a type our format has no place for ({printable(kind)!r}): declare "
+                    "the cooling it gives in your layer",
+                )
+            self.report.settle("cooling source", source["id"], outcome)
         cooling: Obj = {}
         if water:
             cooling["facility_water"] = water
@@ -527,48 +710,64 @@ class _Mapper:
         snap, report = self.snap, self.report
         site = snap.site
         doc: Obj = {"schema_version": 1}
-        info: Obj = {"name": str(site.get("name") or site.get("slug"))}
+        info: Obj = {"name": name_of({"name": site.get("name") or site.get("slug"), "id": 0})}
         if site.get("physical_address"):
-            info["location"] = str(site["physical_address"])
+            info["location"] = printable(str(site["physical_address"]))
         info["notes"] = f"Imported from {report.source}."
         doc["site"] = info
+        for key, unavailable in sorted(snap.unavailable.items()):
+            kind = _KIND.get(key, key.replace("_", " "))
+            report.add("gap", f"{kind}s", "*", f"not read: {printable(unavailable)}")
 
         rack_ids = self.rack_ids()
         sides, pdu_types = self.feeds(rack_ids)
         devices_by_rack: dict[int, list[Obj]] = defaultdict(list)
         for device in snap.devices:
             in_rack = ref(device, "rack")
-            if in_rack is None:
-                if device.get("power_port_count"):
+            if in_rack is None or in_rack not in self.racks:
+                if in_rack is None:
                     report.add("skipped", "device", name_of(device), "not in a rack")
+                report.settle("device", device["id"], "not mapped")
                 continue
             devices_by_rack[in_rack].append(device)
 
-        facts: list[_RackFacts] = []
+        mapped: list[tuple[Obj, str, list[Obj]]] = []
         for rack in sorted(snap.racks, key=lambda r: (rack_ids[r["id"]], r["id"])):
             label = rack_ids[rack["id"]]
             status = _choice(rack, "status") or "active"
             devices = sorted(devices_by_rack.get(rack["id"], []), key=lambda d: d["id"])
-            if status == "deprecated":
-                report.add("skipped", "rack", label, "status deprecated")
+            why: str | None = (
+                "status deprecated" if status == "deprecated" else self.spoiled.get(rack["id"])
+            )
+            if why:
+                report.add("skipped", "rack", label, why)
+                report.settle("rack", rack["id"], "not mapped")
+                for device in devices:
+                    report.settle("device", device["id"], "not mapped")
+                if devices:
+                    report.add(
+                        "skipped",
+                        "rack",
+                        label,
+                        f"its {len(devices)} devices are not mapped with it: "
+                        + ", ".join(name_of(d) for d in devices),
+                    )
                 continue
-            if rack["id"] in self.spoiled:
-                report.add("skipped", "rack", label, self.spoiled[rack["id"]])
-                continue
-            if not devices:
-                report.add("skipped", "rack", label, "no devices: nothing to audit")
-                continue
-            self.room_of(rack)
-            facts.append(self.rack_facts(rack, label, devices, sides.get(rack["id"], {})))
+            mapped.append((rack, label, devices))
+        loads = self.rack_loads(mapped)
+        facts = [
+            self.rack_facts(rack, label, devices, sides.get(rack["id"], {}), loads[rack["id"]])
+            for rack, label, devices in mapped
+        ]
 
         types, placements = self.rack_types(facts)
+        self.cooling(rack_ids, doc)
         doc["rooms"] = [{"id": r, "name": n} for r, n in sorted(self.rooms.items())]
         if not doc["rooms"]:
             del doc["rooms"]
         doc["rack_types"] = types
         if pdu_types:
             doc["power"] = {"pdu_types": sorted(pdu_types, key=lambda t: t["id"])}
-        self.cooling(rack_ids, doc)
         doc["racks"] = placements
         for panel in sorted(snap.power_panels, key=name_of):
             report.add(
@@ -578,23 +777,135 @@ class _Mapper:
                 "no electrical ratings in NetBox: add it under power.distribution and set the "
                 "PDUs' fed_by in your layer",
             )
+            report.settle("power panel", panel["id"], "not mapped")
+        self.settle_the_rest(loads)
         report.count("racks", len(placements))
         report.count("rack types", len(types))
         return doc
 
+    def settle_the_rest(self, loads: dict[int, RackLoad]) -> None:
+        """Ports, outlets, device types and locations: each mapped through what used it, or
+        reported with the reason."""
+        report = self.report
+        walked = {p["id"] for load in loads.values() for p in load.ports}
+        for port in self.snap.power_ports:
+            if port["id"] in walked and self.is_load(self.devices.get(ref(port, "device") or -1)):
+                report.settle("power port", port["id"], "mapped")
+        not_load = [
+            p for p in self.snap.power_ports if report.ledger["power port"].get(p["id"]) is None
+        ]
+        by_reason: dict[str, list[str]] = defaultdict(list)
+        for port in not_load:
+            device = self.devices.get(ref(port, "device") or -1)
+            if device is None:
+                reason = "its device is not in this import"
+            elif (
+                ref(device, "rack") is None or report.ledger["device"].get(device["id"]) != "mapped"
+            ):
+                reason = "its device is not mapped"
+            else:
+                reason = f"its device's status is {self.status(device)}: not load"
+            by_reason[reason].append(_port_name(port))
+            report.settle("power port", port["id"], "not mapped")
+        for reason, names in sorted(by_reason.items()):
+            report.add(
+                "skipped", "power port", f"{len(names)} ports", f"{reason}: " + ", ".join(names)
+            )
+        used_outlets = {o["id"] for load in loads.values() for o in load.outlets}
+        idle: dict[str, int] = defaultdict(int)
+        for outlet in self.snap.power_outlets:
+            cabled = outlet["id"] in self.power.ports_on
+            if outlet["id"] in used_outlets and cabled:
+                report.settle("power outlet", outlet["id"], "mapped")
+                continue
+            device = outlet.get("device")
+            owner = (
+                name_of(device) if isinstance(device, dict) else f"device #{ref(outlet, 'device')}"
+            )
+            idle[owner] += 1
+            report.settle("power outlet", outlet["id"], "not mapped")
+        for owner, n in sorted(idle.items()):
+            report.add(
+                "note",
+                "power outlet",
+                f"{owner}: {n} outlets",
+                "nothing counted is cabled to them (or their device is not mapped): no load",
+            )
+        types_used = {
+            ref(d, "device_type")
+            for d in self.snap.devices
+            if report.ledger["device"].get(d["id"]) == "mapped"
+        }
+        for dt in self.snap.device_types:
+            if dt["id"] in types_used:
+                report.settle("device type", dt["id"], "mapped")
+            else:
+                report.add(
+                    "skipped",
+                    "device type",
+                    str(dt.get("slug") or name_of(dt)),
+                    "no mapped device is of this type",
+                )
+                report.settle("device type", dt["id"], "not mapped")
+        rooms = set(self.rooms)
+        for loc in self.snap.locations:
+            room = self.room_ids.get(loc["id"])
+            if room in rooms:
+                report.settle("location", loc["id"], "mapped")
+            else:
+                report.add(
+                    "note",
+                    "location",
+                    name_of(loc),
+                    "holds no mapped rack or air unit of its own: not a room (racks in the "
+                    "locations below it are in their own rooms)",
+                )
+                report.settle("location", loc["id"], "not mapped")
+        for kind in _KIND.values():  # a safety net: each object read is accounted for
+            for key in report.unsettled(kind):
+                report.add("skipped", kind, f"#{key}", "not used by the mapping")
+                report.settle(kind, key, "not mapped")
+
     def rack_facts(
-        self, rack: Obj, label: str, devices: list[Obj], sides: dict[str, list]
+        self, rack: Obj, label: str, devices: list[Obj], sides: dict[str, list], load: RackLoad
     ) -> _RackFacts:
+        report = self.report
         figures: Obj = {}
-        cooling = self.rack_cooling(rack, label, devices)
+        loading = [d for d in devices if self.is_load(d)]
+        weighing = [d for d in devices if self.weighs(d)]
+        for device in devices:
+            status = self.status(device)
+            if device in loading:
+                note = (
+                    "planned, counted as load (--include-planned)" if status == "planned" else None
+                )
+            elif device in weighing:
+                note = f"status {status}: its mass is counted, its power is not (not load)"
+            else:
+                note = f"status {status}: neither its power nor its mass is counted"
+            if note:
+                report.add("note", "device", f"{label}: {name_of(device)}", note)
+            report.settle("device", device["id"], "mapped" if device in weighing else "not mapped")
+        passive = load.leaves == 0
+        cooling = None if passive else self.rack_cooling(rack, label, loading)
+        if passive:
+            figures["passive"] = True
+            what = "no devices" if not devices else "no device that draws power is counted"
+            report.add(
+                "guessed",
+                "rack",
+                label,
+                f"{what}: a passive rack (no power or heat load; its mass counts)",
+            )
         if cooling:
             figures["cooling"] = cooling
-        nominal, peak = self.rack_power(label, devices)
-        if nominal is not None and nominal > 0:
-            figures["nominal_power"] = _kw(nominal)
-        if peak is not None and peak > 0:
-            figures["peak_power"] = _kw(peak)
-        mass = self.rack_mass(rack, label, devices)
+        if not passive:
+            nominal, peak = self.rack_power(label, load)
+            if nominal is not None and nominal > 0:
+                figures["nominal_power"] = _kw(nominal)
+            if peak is not None and peak > 0:
+                figures["peak_power"] = _kw(peak)
+        mass = self.rack_mass(rack, label, weighing)
         if mass is not None and mass > 0:
             figures["empty_mass"] = f"{_short(round(mass, 3))} kg"
         max_weight = _number(rack, "max_weight", "rack")
@@ -614,28 +925,31 @@ class _Mapper:
                     "depth": length_text(depth, unit),
                 }
             else:
-                self.report.add("gap", "rack", label, "no outer width and depth: footprint")
+                report.add("gap", "rack", label, "no outer width and depth: footprint")
             if height:
                 figures["height"] = length_text(height, unit)
         except UnitChoiceError as exc:
             raise MappingError(f"rack {label}: {exc}") from None
         counts = {len(v) for v in sides.values()}
-        if len(counts) == 1 and len(sides) == 2:
+        if not passive and len(counts) == 1 and len(sides) == 2:
             figures["power_inputs_per_side"] = counts.pop()
         capacity = _number(rack, "cooling_capacity", "rack")
         if capacity:
-            self.report.add(
+            report.add(
                 "note",
                 "rack",
                 label,
                 f"cooling capacity {_short(capacity)} kW recorded in NetBox; our format checks "
                 "the loop's CDUs and the room's air units instead",
             )
-        dts = [self.device_types.get(ref(d, "device_type") or -1) or {} for d in devices]
-        slugs = tuple(sorted({str(dt.get("slug") or "device") for dt in dts}))
-        names = tuple(sorted({str(dt.get("model") or dt.get("slug") or "?") for dt in dts}))
+        self.room_of(rack)
+        dts = [self.device_types.get(ref(d, "device_type") or -1) or {} for d in weighing]
+        slugs = tuple(sorted({printable(str(dt.get("slug") or "device")) for dt in dts}))
+        names = tuple(
+            sorted({printable(str(dt.get("model") or dt.get("slug") or "?")) for dt in dts})
+        )
         return _RackFacts(
-            rack, label, devices, {s: list(v) for s, v in sides.items()}, figures, slugs, names
+            rack, label, weighing, {s: list(v) for s, v in sides.items()}, figures, slugs, names
         )
 
     def rack_types(self, facts: list[_RackFacts]) -> tuple[list[Obj], list[Obj]]:
@@ -645,7 +959,7 @@ class _Mapper:
         for f in facts:
             key = repr((f.slugs, sorted(f.figures.items())))
             if key not in kinds:
-                base = "+".join(f.slugs)
+                base = "+".join(f.slugs) or "empty-rack"
                 by_base[base] += 1
                 type_id = base if by_base[base] == 1 else f"{base}-{by_base[base]}"
                 if by_base[base] > 1:
@@ -657,17 +971,17 @@ class _Mapper:
                         f"'{type_id}'",
                     )
                 count = len(f.devices)
-                name = " + ".join(f.names)
+                name = " + ".join(f.names) or "empty rack"
                 kinds[key] = {
                     "id": type_id,
-                    "name": name if count == 1 else f"{name} ({count} devices)",
+                    "name": name if count <= 1 else f"{name} ({count} devices)",
                     **f.figures,
                 }
             placement: Obj = {"id": f.rack_id, "type": kinds[key]["id"]}
             pdus: Obj = {}
             for side in sorted(f.sides):
                 entries = f.sides[side]
-                type_ids = sorted({t for _, t in entries})
+                type_ids = sorted({t for _, t, _ in entries})
                 chosen = min(type_ids, key=lambda t: self.type_power[t])
                 if len(type_ids) > 1:
                     self.report.add(
@@ -681,25 +995,40 @@ class _Mapper:
                 pdus[side] = {
                     "type": chosen,
                     "count": len(entries),
-                    "names": [name for name, _ in entries],
+                    "names": [name for name, _, _ in entries],
                 }
+                for _, _, feed in entries:
+                    self.report.settle("power feed", feed["id"], "mapped")
+                self.report.count("power feeds (as PDUs)", len(entries))
             if pdus:
                 placement["pdus"] = pdus
-            else:
+            elif not f.figures.get("passive"):
                 self.report.add("gap", "rack", f.rack_id, "no power feed: no PDUs")
             if len(pdus) == 1:
                 self.report.add("note", "rack", f.rack_id, f"feeds on side {next(iter(pdus))} only")
             placements.append(placement)
+            self.report.settle("rack", f.rack["id"], "mapped")
         return list(kinds.values()), placements
 
 
-def map_site(snapshot: Snapshot, source: str) -> tuple[Obj, MappingReport]:
+def map_site(
+    snapshot: Snapshot,
+    source: str,
+    *,
+    include_planned: bool = False,
+    redundant_supplies: str = "larger-side",
+) -> tuple[Obj, MappingReport]:
     """The site document of ``snapshot`` and the report of what was skipped or guessed.
 
     ``source`` says where the data came from (shown in the file and the report); it must not
-    hold a credential. Raises :class:`MappingError` for a value NetBox should never return.
+    hold a credential. ``include_planned`` counts planned devices as load;
+    ``redundant_supplies`` is how the supplies of a device fed from both sides add up
+    ("larger-side" or "sum", :mod:`.netbox_power`). Raises :class:`MappingError` for a value
+    NetBox should never return.
     """
-    mapper = _Mapper(snapshot, source)
+    if redundant_supplies not in REDUNDANT_SUPPLIES:
+        raise ValueError(f"redundant_supplies must be one of {REDUNDANT_SUPPLIES}")
+    mapper = _Mapper(snapshot, source, include_planned, redundant_supplies)
     doc = mapper.run()
     for gap in RACK_TYPE_GAPS:
         mapper.report.add("gap", "rack types", "*", gap)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from facility.imports.netbox_report import MappingReport
+from facility.printable import printable
 
 Obj = dict[str, Any]
 
@@ -56,9 +57,11 @@ class Snapshot:
 
 
 def name_of(obj: Obj) -> str:
-    """How an object is named in a message: its name, display or #id."""
-    value = obj.get("name") or obj.get("display") or f"#{obj.get('id')}"
-    return str(value)
+    """How an object is named in the file and the report: its name, display or #id, with
+    every control character escaped (``\\x07``) and outer spaces dropped, so that it is a
+    valid id and inert text wherever it is shown."""
+    value = printable(str(obj.get("name") or obj.get("display") or "")).strip()
+    return value or f"#{obj.get('id')}"
 
 
 def ref(obj: Obj, key: str) -> int | None:

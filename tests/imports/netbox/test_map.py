@@ -201,12 +201,17 @@ def test_missing_draw_is_a_gap() -> None:
     assert any(e.action == "gap" and "allocated_draw" in e.reason for e in report.entries)
 
 
-def test_empty_rack_is_skipped() -> None:
+def test_an_empty_rack_is_a_passive_rack_with_its_own_mass() -> None:
     snap = hall_b3()
     snap.devices = [d for d in snap.devices if d["rack"]["name"] != "B12"]
     doc, report = _map(snap)
-    assert "B12" not in {r["id"] for r in doc["racks"]}
-    assert ("B12", "no devices: nothing to audit") in {(e.name, e.reason) for e in report.entries}
+    b12 = _rack_type(doc, _rack(doc, "B12")["type"])
+    assert b12["passive"] is True and "peak_power" not in b12 and "nominal_power" not in b12
+    # the rack's own weight, 220.46 lb × 0.45359237 = 99.999 kg: its mass still counts
+    assert b12["empty_mass"] == "99.999 kg"
+    assert ("B12", "no devices: a passive rack (no power or heat load; its mass counts)") in {
+        (e.name, e.reason) for e in report.entries
+    }
 
 
 @pytest.mark.parametrize(
