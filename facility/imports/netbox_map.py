@@ -11,11 +11,11 @@ The mapping, and its conventions (each also stated in docs/import-netbox.md):
   ``breaker_rating`` = amperage, ``derating`` = max utilisation, so the audit's PDU capacity is
   NetBox's available power, recomputed (:func:`~facility.imports.netbox_units.feed_available_power`).
   ``type: primary`` feeds are side A, ``redundant`` side B: sides, never one summed capacity.
-- **Rack load.** The power ports of the rack's devices that are cabled to a feed, or not cabled
-  at all, are the rack's inlets (NetBox's own utilisation adds up the same ports); a port cabled
-  to a power outlet is counted through the device that owns the outlet, unless that inlet has
-  no draw of its own, when the ports behind it are added up. Σ ``maximum_draw`` is the peak
-  power, Σ ``allocated_draw`` the nominal power (W). A port without a figure makes the sum a gap.
+- **Rack load.** NetBox's own model (:mod:`.netbox_power`): a port's own figures, or what
+  the ports on *its* outlets draw; redundant supplies of a device on sides A and B count once
+  (the larger side) unless ``redundant_supplies="sum"``. Σ ``maximum_draw`` is the peak power,
+  Σ ``allocated_draw`` the nominal power (W); a port without a figure makes the sum a gap.
+  Devices count by their status; a rack with no device that draws power is ``passive``.
 - **Rack mass.** Rack ``weight`` + the ``weight`` of each device's type (kg, g, lb or oz) is the
   empty mass; NetBox does not know the coolant, so it is ``empty_mass``, never ``filled_mass``.
   ``max_weight`` is the frame's ``max_payload``. A missing weight makes the sum a gap.
