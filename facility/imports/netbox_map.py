@@ -165,7 +165,7 @@ def _merge(into: RackLoad, extra: RackLoad) -> None:
         a, b = getattr(into, attr), getattr(extra, attr)
         setattr(into, attr, None if a is None or b is None else a + b)
     into.leaves += extra.leaves
-    for attr in ("ports", "outlets", "redundant", "summed_sides", "uncabled", "elsewhere"):
+    for attr in ("ports", "outlets", "redundant", "summed_sides", "uncabled", "elsewhere", "legs"):
         getattr(into, attr).extend(getattr(extra, attr))
     into.without_figures.extend(extra.without_figures)
 
@@ -235,6 +235,7 @@ class _Mapper:
             snap.power_outlets,
             feed_side,
             lambda port, key: _number(port, key, "power port"),
+            frozenset(f["id"] for f in snap.power_feeds if _choice(f, "phase") == "three-phase"),
         )
         self.room_ids = self._room_ids()
         self.rooms: dict[str, str] = {}  # room id → name, of the rooms used
@@ -499,6 +500,16 @@ class _Mapper:
                 "of a device in another rack (or in none), fed from this rack's outlets: "
                 "counted here, where its power comes from",
             )
+        for inlet, legs in load.legs:
+            if legs:
+                shown = ", ".join(f"{leg} {_short(w)} W" for leg, w in sorted(legs.items()))
+                report.add(
+                    "note",
+                    "power port",
+                    f"{label}: {_port_name(inlet)}",
+                    f"on a three-phase feed; Σ maximum_draw per feed leg: {shown} (the audit "
+                    "judges the PDU in total, not per phase)",
+                )
         if load.redundant:
             report.add(
                 "guessed",

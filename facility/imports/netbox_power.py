@@ -62,6 +62,9 @@ class RackLoad:
     uncabled: list[Obj] = field(default_factory=list)  # counted, not cabled to anything
     elsewhere: list[Obj] = field(default_factory=list)  # leaves of devices in another rack
     without_figures: list[Obj] = field(default_factory=list)
+    # Inlets on a three-phase feed without figures of their own: per feed leg (A, B, C) the
+    # Σ maximum_draw of the ports on its outlets, as NetBox's utilisation shows them.
+    legs: list[tuple[Obj, dict[str, float]]] = field(default_factory=list)
 
 
 class PowerGraph:
@@ -73,9 +76,11 @@ class PowerGraph:
         outlets: list[Obj],
         feed_side: dict[int, str],
         number: Number,
+        three_phase: frozenset[int] = frozenset(),
     ) -> None:
         self.number = number
         self.feed_side = feed_side
+        self.three_phase = three_phase  # ids of three-phase feeds
         self.port_by_id = {p["id"]: p for p in ports}
         self.outlet_by_id = {o["id"]: o for o in outlets}
         self.ports_of: dict[int, list[Obj]] = defaultdict(list)  # device id → its ports
@@ -156,6 +161,8 @@ class PowerGraph:
             if outlets and not self.has_figures(port):
                 # No figures of its own: it draws what its outlets feed (0 when none is cabled).
                 stack.extend((p, side) for p in reversed(below))
+                if self._on_three_phase(port):
+                    load.legs.append((port, self._legs(outlets)))
                 continue
             maximum = self.number(port, "maximum_draw")
             allocated = self.number(port, "allocated_draw")
@@ -174,6 +181,23 @@ class PowerGraph:
         for device, device_leaves in leaves.items():
             self._add(load, device, device_leaves, mode)
         return load
+
+    def _on_three_phase(self, port: Obj) -> bool:
+        return port.get("connected_endpoints_type") == "dcim.powerfeed" and any(
+            isinstance(e, dict) and e.get("id") in self.three_phase
+            for e in port.get("connected_endpoints") or []
+        )
+
+    def _legs(self, outlets: list[Obj]) -> dict[str, float]:
+        legs: dict[str, float] = {}
+        for outlet in outlets:
+            leg = outlet.get("feed_leg")
+            leg = leg.get("value") if isinstance(leg, dict) else leg
+            if not isinstance(leg, str):
+                continue
+            for port in self.ports_on.get(outlet["id"], []):
+                legs[leg] = legs.get(leg, 0.0) + (self.number(port, "maximum_draw") or 0.0)
+        return legs
 
     def _covered(self, below: list[Obj], seen: set[int], load: RackLoad) -> None:
         """Mark everything below an inlet with its own figures as walked, not counted."""

@@ -28,7 +28,8 @@ def test_hall_b3_rack_types() -> None:
     doc, _ = _map()
     assert [t["id"] for t in doc["rack_types"]] == ["gb300-b3", "atlas-b3"]
     gb300 = _rack_type(doc, "gb300-b3")
-    # 8 PSUs × 19 375 W maximum = 155 000 W; × 16 875 W allocated = 135 000 W
+    # 8 PSUs, 4 on side A and 4 on side B: redundant inlets of one load, the larger side
+    # counts: 4 × 38 750 W maximum = 155 000 W; 4 × 33 750 W allocated = 135 000 W
     assert gb300["peak_power"] == "155 kW" and gb300["nominal_power"] == "135 kW"
     # rack 140 kg + device type 1 300 kg = 1 440 kg, without coolant: an empty mass
     assert gb300["empty_mass"] == "1440 kg" and "filled_mass" not in gb300
@@ -36,7 +37,7 @@ def test_hall_b3_rack_types() -> None:
     assert gb300["footprint"] == {"width": "600 mm", "depth": "1200 mm"}
     assert gb300["cooling"] == "liquid"  # rack cooling capability liquid-only
     atlas = _rack_type(doc, "atlas-b3")
-    # 2 PSUs × 19 000 W = 38 kW peak; × 16 000 W = 32 kW nominal
+    # 2 PSUs, one per side: the larger side, 38 000 W peak; 32 000 W nominal
     assert (atlas["peak_power"], atlas["nominal_power"]) == ("38 kW", "32 kW")
     # rack 220.46 lb × 0.45359237 = 99.99897 kg + device type 950 kg = 1 049.999 kg (to the gram)
     assert atlas["empty_mass"] == "1049.999 kg"

@@ -139,6 +139,18 @@ def test_a_dual_inlet_pdu_carries_each_outlet_through_its_own_inlet() -> None:
     assert ("note", "PDU-1: 4 outlets") in {(e.action, e.name) for e in report.entries}
 
 
+def test_an_inlet_on_a_three_phase_feed_shows_its_legs() -> None:
+    site = _Site()
+    _dual_inlet_pdu_rack(site)
+    for feed in site.snap.power_feeds:
+        feed["phase"], feed["voltage"] = {"value": "three-phase"}, 415
+    _, report = _map(site)
+    legs = {e.name: e.reason for e in report.entries if "feed leg" in e.reason}
+    # inlet 1 feeds O0 (leg A) and O2 (leg C), 400 W each; inlet 2 feeds O4 (B) and O6 (A)
+    assert "A 400 W, C 400 W" in legs["R-PDU: PDU-1 Inlet 1"]
+    assert "A 400 W, B 400 W" in legs["R-PDU: PDU-1 Inlet 2"]
+
+
 def test_an_inlet_with_a_draw_of_its_own_is_taken_as_it_is() -> None:
     site = _Site()
     _dual_inlet_pdu_rack(site)
