@@ -2,6 +2,9 @@
 # A throwaway NetBox on 127.0.0.1 for the integration test: PostgreSQL (private cluster), Redis, gunicorn.
 #   bash scripts/netbox/server.sh start   # prints NETBOX_URL=... and NETBOX_TOKEN=... when the API answers
 #   bash scripts/netbox/server.sh stop    # stops gunicorn, Redis and PostgreSQL by PID, removes the cluster
+#   NB_RESTORE=dump.sql bash scripts/netbox/server.sh start   # restores that pg_dump (plain SQL or
+#       .sql.gz, e.g. a netbox-demo-data dump of an older NetBox) and migrates it, instead of the
+#       empty schema; migrating an older dump takes minutes. The schema dump is left alone.
 # Run from the repository root, as root (PostgreSQL runs as user postgres). Needs scripts/netbox/install.sh.
 # State lives in $NB_WORK (default ~/.cache/facility-netbox-it/): PID files, logs, the NetBox configuration.
 set -euo pipefail
@@ -34,7 +37,9 @@ stop_pid() {  # stop_pid PIDFILE [SIGNAL]: signal the PID written in the file, w
   rm -f "$f"
 }
 
-stop() {
+# The body runs in a subshell: its `set +e` (go on past what is already stopped) never
+# reaches the caller, so `start` keeps failing fast after its first `stop`.
+stop() (
   set +e
   stop_pid "$WORK/gunicorn.pid" TERM
   stop_pid "$WORK/redis.pid" TERM
@@ -46,12 +51,19 @@ stop() {
     rm -f "$WORK/pgdata.path"
   fi
   rm -f "$WORK/env"
+)
+
+on_error() {  # on_error STATUS: what start leaves behind when one of its commands fails
+  [ -z "${dump_tmp:-}" ] || rm -f "$dump_tmp"
+  echo "server.sh start failed (exit $1); logs in $WORK (migrate.log, gunicorn.log, redis.log)" >&2
+  stop
 }
 
 start() {
   [ -x "$VENV_BIN/netbox" ] || { echo "no NetBox venv in $WORK/venv: run scripts/netbox/install.sh" >&2; exit 3; }
   stop  # never act on the leftovers of an earlier run
-  trap 'stop' ERR
+  local dump_tmp=""
+  trap 'on_error $?' ERR  # set -e still exits after it, with the failing command's status
 
   # PostgreSQL: private cluster, loopback TCP only, socket in its own directory, durability off.
   local pgbin pgdata
@@ -87,18 +99,30 @@ CENSUS_REPORTING_ENABLED = False
 RELEASE_CHECK_URL = None
 CONF
 
-  if [ -f "$NB_SCHEMA_DUMP" ]; then
+  if [ -n "${NB_RESTORE:-}" ]; then
+    [ -f "$NB_RESTORE" ] || { echo "NB_RESTORE: no such file: $NB_RESTORE" >&2; false; }
+    case "$NB_RESTORE" in *.gz) gzip -dc "$NB_RESTORE" ;; *) cat "$NB_RESTORE" ;; esac \
+      | psql -q -h 127.0.0.1 -p "$NB_PG_PORT" -U netbox -d netbox -v ON_ERROR_STOP=1 >/dev/null
+    "$VENV_BIN/netbox" migrate --no-input >"$WORK/migrate.log"      # from the dump's version on
+  elif [ -f "$NB_SCHEMA_DUMP" ]; then
     gzip -dc "$NB_SCHEMA_DUMP" | psql -q -h 127.0.0.1 -p "$NB_PG_PORT" -U netbox -d netbox -v ON_ERROR_STOP=1 >/dev/null
     "$VENV_BIN/netbox" migrate --no-input >"$WORK/migrate.log"      # a no-op unless the dump is stale
   else
     "$VENV_BIN/netbox" migrate --no-input >"$WORK/migrate.log"
+    # Into a temporary file beside it, moved into place only once migrate and pg_dump (pipefail)
+    # both succeeded: a failed run never leaves a truncated or empty dump behind.
     mkdir -p "$(dirname "$NB_SCHEMA_DUMP")"
-    pg_dump -h 127.0.0.1 -p "$NB_PG_PORT" -U netbox -d netbox --no-owner | gzip -9n > "$NB_SCHEMA_DUMP"
+    dump_tmp="$(mktemp "$NB_SCHEMA_DUMP.XXXXXX")"
+    pg_dump -h 127.0.0.1 -p "$NB_PG_PORT" -U netbox -d netbox --no-owner | gzip -9n > "$dump_tmp"
+    chmod 644 "$dump_tmp"
+    mv "$dump_tmp" "$NB_SCHEMA_DUMP"
+    dump_tmp=""
   fi
 
   "$VENV_BIN/netbox" shell --no-imports -c "
 from users.models import User, Token
-u = User.objects.create_superuser('admin', 'admin@example.invalid', 'admin-it-password')
+# Its own user: a restored dump (NB_RESTORE) may hold an 'admin' already.
+u = User.objects.create_superuser('facility-it', 'facility-it@example.invalid', 'facility-it-password')
 t = Token(user=u, key='$NB_TOKEN_KEY', token='$NB_TOKEN_SECRET', description='facility integration test')
 t.full_clean(); t.save()
 " >/dev/null
