@@ -9,6 +9,10 @@ cabinet device with 2 supplies, 415 V 80 A); power panels PP-A and PP-B; cooling
 (chiller) and CRAH-1 … CRAH-3 (100 kW each); a cooling feed to every rack. Weights are written
 in kg for row A and in lb for row B's racks, flows in gpm for row A and L/min for row B, so the
 import's unit conversions run against the real server. Only for an empty NetBox (a test server).
+
+Power is written per side: each device's supplies on side A (primary feeds) carry the whole
+device alone, and so do those on side B (redundant feeds), so each supply's figures are its
+side's share of the device's draw, and the device draws the larger side's sum, not both sides'.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ import sys
 from typing import Any
 
 SITE = "hall-b3"
-GB300_PSU = {"maximum_draw": 19_375, "allocated_draw": 16_875}  # 8 × = 155 kW peak, 135 kW nominal
-ATLAS_PSU = {"maximum_draw": 19_000, "allocated_draw": 16_000}  # 2 × = 38 kW peak, 32 kW nominal
+# Per supply [W]. GB300: 4 supplies a side, 4 × 38 750 = 155 kW peak and 4 × 33 750 = 135 kW
+# nominal on either side. Atlas: 1 supply a side, 38 kW peak and 32 kW nominal on either side.
+GB300_PSU = {"maximum_draw": 38_750, "allocated_draw": 33_750}
+ATLAS_PSU = {"maximum_draw": 38_000, "allocated_draw": 32_000}
 
 
 def seed(url: str, token: str) -> dict[str, Any]:
