@@ -102,9 +102,10 @@ class _Fake(BaseHTTPRequestHandler):
             body, code, kind = b'{"detail": "Invalid v2 token"}', 403, "application/json"
         elif self.path.startswith("/api/status/"):
             body, code, kind = b'{"netbox-version": "4.7.3"}', 200, "application/json"
-        else:  # sites: none with that slug, and one other
+        else:  # sites: none with that slug, name or id, and one other
             other = {"id": 1, "slug": "hall-a1", "name": "Hall A1"}
-            results = [] if "slug=" in self.path else [other]
+            asked = ("slug=", "name=", "id=")
+            results = [] if any(a in self.path for a in asked) else [other]
             data = {"count": len(results), "next": None, "previous": None, "results": results}
             body, code, kind = json.dumps(data).encode(), 200, "application/json"
         self.send_response(code)
@@ -135,7 +136,7 @@ def fake_netbox() -> Iterator[tuple[str, type[_Fake]]]:
     [
         ("refuse", "refused the token (HTTP 403)"),
         ("html", "does not answer like a NetBox API"),
-        ("sites", "has no site with slug 'hall-b3' (sites: hall-a1)"),
+        ("sites", "has no site with slug, name or id 'hall-b3' (sites: hall-a1 (Hall A1))"),
     ],
 )
 def test_server_answers(fake_netbox, tmp_path: Path, mode: str, message: str) -> None:
