@@ -1,8 +1,11 @@
-"""``facility import netbox``: a site file of our format from one NetBox site.
+"""``facility import netbox``: a site file of our format from each NetBox site selected.
 
     snapshot = fetch(url, token, "hall-b3")          # netbox_fetch: REST reads via pynetbox
     document, report = map_site(snapshot, source)    # netbox_map: pure, offline
     text = render(document, report)                  # YAML with the gaps in its header
+
+:func:`fetch_selection` reads one site or many (``--site`` again, ``--region``), whole or only
+the racks of one location or tenant; :func:`import_snapshot` maps, renders and checks one.
 
 The written file holds what NetBox knows; what it cannot know (supply temperatures, approach,
 pressure drops, liquid fraction, floor ratings, CDUs and loops …) is listed in the header as
@@ -14,22 +17,58 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from facility.imports.netbox_map import RACK_TYPE_GAPS, SITE_GAPS, MappingError, Snapshot, map_site
 from facility.imports.netbox_report import MappingReport
+from facility.printable import printable
+
+if TYPE_CHECKING:
+    from facility.imports.netbox_fetch import Selection
 
 _SHAPE_ERRORS = (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError)
 
-__all__ = ["MappingError", "Snapshot", "check_document", "import_site", "render", "source_text"]
+__all__ = [
+    "MappingError",
+    "Snapshot",
+    "check_document",
+    "fetch_selection",
+    "import_site",
+    "import_snapshot",
+    "render",
+    "site_slug",
+    "source_text",
+]
 
 
-def source_text(snapshot: Snapshot, url: str, site_slug: str) -> str:
-    """Where the data came from, for the file and the report (``url`` already public)."""
+def source_text(
+    snapshot: Snapshot,
+    url: str,
+    site_slug: str,
+    *,
+    location: str | None = None,
+    tenant: str | None = None,
+) -> str:
+    """Where the data came from, and what of the site, for the file and the report (``url``
+    already public): ``NetBox 4.7.3 at https://…, site hall-b3, location row-a``. One line,
+    every control character escaped (the version is the server's text)."""
     status = snapshot.status if isinstance(snapshot.status, dict) else {}
-    version = str(status.get("netbox-version") or "?")
-    return f"NetBox {version} at {url}, site {site_slug}"
+    version = str(status.get("netbox-version") or "?")[:40]
+    text = f"NetBox {version} at {url}, site {site_slug}"
+    if location is not None:
+        text += f", location {location}"
+    if tenant is not None:
+        text += f", tenant {tenant}"
+    return printable(text)
+
+
+def site_slug(snapshot: Snapshot, default: str = "?") -> str:
+    """The slug of the snapshot's site, or ``default`` when it has none."""
+    site = snapshot.site if isinstance(snapshot.site, dict) else {}
+    slug = site.get("slug")
+    return slug if isinstance(slug, str) and slug else default
 
 
 def render(document: dict, report: MappingReport) -> str:
@@ -92,16 +131,37 @@ def check_document(text: str, name: str = "imported.yaml") -> None:
     resolve(validate_document(data, source), source, digest)
 
 
-def import_site(
-    url: str, token: str, site_slug: str, name: str = "imported.yaml"
-) -> tuple[str, MappingReport]:
-    """Fetch, map and render one NetBox site; the text is checked to load as a site file."""
-    from facility.imports.netbox_fetch import fetch, public_url
+def fetch_selection(url: str, token: str, selection: Selection) -> list[Snapshot]:
+    """The snapshots of the sites ``selection`` names (netbox_fetch): one site through
+    :func:`~facility.imports.netbox_fetch.fetch`, several under one set of bounds."""
+    from facility.imports import netbox_fetch
 
-    snapshot = fetch(url, token, site_slug)
-    source = source_text(snapshot, public_url(url), site_slug)
+    if len(selection.sites) == 1 and not selection.regions:
+        one = netbox_fetch.fetch(
+            url, token, selection.sites[0], location=selection.location, tenant=selection.tenant
+        )
+        return [one]
+    return list(netbox_fetch.fetch_sites(url, token, selection))
+
+
+def import_snapshot(
+    snapshot: Snapshot, url: str, name: str = "imported.yaml", **options: Any
+) -> tuple[str, MappingReport]:
+    """Map and render one fetched site (``url`` already public); the text is checked to load
+    as a site file named ``name``. ``options`` go to :func:`map_site` (include_planned,
+    redundant_supplies): only those set away from their defaults."""
+    from facility.imports.netbox_fetch import Fetched
+
+    narrowed = snapshot if isinstance(snapshot, Fetched) else None
+    source = source_text(
+        snapshot,
+        url,
+        site_slug(snapshot),
+        location=narrowed.location if narrowed else None,
+        tenant=narrowed.tenant if narrowed else None,
+    )
     try:
-        document, report = map_site(snapshot, source)
+        document, report = map_site(snapshot, source, **options)
     except MappingError:
         raise
     except _SHAPE_ERRORS as exc:  # NetBox's data, of a shape the mapping did not foresee
@@ -110,3 +170,13 @@ def import_site(
     text = render(document, report)
     check_document(text, name)
     return text, report
+
+
+def import_site(
+    url: str, token: str, site: str, name: str = "imported.yaml", **options: Any
+) -> tuple[str, MappingReport]:
+    """Fetch, map and render one NetBox site (its slug, name or id)."""
+    from facility.imports.netbox_fetch import Selection, public_url
+
+    (snapshot,) = fetch_selection(url, token, Selection((site,)))
+    return import_snapshot(snapshot, public_url(url), name, **options)
