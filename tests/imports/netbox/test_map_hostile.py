@@ -221,6 +221,9 @@ def _mapped_reported_or_refused(edits: list) -> None:
         assert str(exc)
     else:
         assert render(doc, report).startswith("# Imported by")
+        assert report.twice == []  # every object read settled once, and the counts add up
+        for kind, (read, mapped, not_mapped) in report.tally().items():
+            assert read == mapped + not_mapped and not report.unsettled(kind), kind
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
