@@ -189,6 +189,27 @@ def test_a_file_that_cannot_be_written_writes_none(netbox: Server, tmp_path: Pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hall-b4.yaml"]
 
 
+def test_a_directory_that_cannot_be_made(netbox: Server, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    out = tmp_path / "file" / "campus"
+    result = _invoke(netbox, "--site", "hall-b3", "--site", "hall-b4", "-o", str(out))
+    assert f"error: cannot create the directory {out}: Not a directory" in _bad_input(result)
+
+
+def test_slugs_that_differ_only_in_case_are_refused(tmp_path: Path) -> None:
+    # NetBox's slugs are unique as written: Hall-B3 and hall-b3 would share a file where the
+    # file system ignores case.
+    answers = campus(page=1000)
+    answers.lists["sites"][1]["slug"] = "Hall-B3"
+    out = tmp_path / "campus"
+    with serve(answers) as box:
+        result = _invoke(box, "--site", "hall-b3", "--site", "2", "-o", str(out))
+    assert (
+        f"error: the sites hall-b3 and Hall-B3 would be written to the same files in {out} "
+        "(their slugs differ only in case)"
+    ) in _bad_input(result, out)
+
+
 # --- regions -------------------------------------------------------------------------------
 
 
@@ -286,6 +307,12 @@ def test_an_unknown_tenant_lists_the_tenants(netbox: Server) -> None:
         f"error: NetBox at {netbox.url} has no tenant with slug, name or id 'globex' "
         "(tenants: acme (Acme Corp))"
     ) in text
+
+
+def test_a_netbox_without_tenants(tmp_path: Path) -> None:
+    with serve(FakeNetBox(page=1000)) as box:
+        text = _bad_input(_invoke(box, "--site", "hall-b3", "--tenant", "acme"))
+    assert "has no tenant with slug, name or id 'acme' (it has no tenants)" in text
 
 
 def test_a_location_is_within_one_site(netbox: Server, tmp_path: Path) -> None:
