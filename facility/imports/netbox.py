@@ -82,8 +82,10 @@ def render(document: dict, report: MappingReport) -> str:
         "#   - rack types: " + ", ".join(RACK_TYPE_GAPS),
         "# Conventions: PDUs are NetBox power feeds (primary = side A, redundant = side B), each",
         "# with capacity √3·V·I·max_utilisation (three-phase) or V·I·max_utilisation; rack power",
-        "# is the sum of its ports' allocated (nominal) and maximum (peak) draw in W; empty_mass",
-        "# is the rack's weight plus its devices' type weights (no coolant).",
+        "# is its ports' allocated (nominal) and maximum (peak) draw in W as NetBox's model adds",
+        "# them (each outlet through its own inlet; a device's supplies on sides A and B once,",
+        "# the larger side, unless --redundant-supplies sum); empty_mass is the rack's weight",
+        "# plus its devices' type weights (no coolant); devices count by their status.",
         f"# {report.summary()}",
         "",
     ]

@@ -562,7 +562,7 @@ class _Mapper:
                 "gap",
                 "rack",
                 rack_label,
-                "no weight for " + ", ".join(missing) + ": empty_mass unknown",
+                "no weight for " + ", ".join(dict.fromkeys(missing)) + ": empty_mass unknown",
             )
             return None
         return total
@@ -810,17 +810,19 @@ class _Mapper:
             device = self.devices.get(ref(port, "device") or -1)
             if device is None:
                 reason = "its device is not in this import"
-            elif (
-                ref(device, "rack") is None or report.ledger["device"].get(device["id"]) != "mapped"
-            ):
-                reason = "its device is not mapped"
-            else:
+            elif ref(device, "rack") in self.racks and not self.is_load(device):
                 reason = f"its device's status is {self.status(device)}: not load"
+            else:
+                reason = "its device is not mapped"
             by_reason[reason].append(_port_name(port))
             report.settle("power port", port["id"], "not mapped")
         for reason, names in sorted(by_reason.items()):
+            plural = "s" if len(names) != 1 else ""
             report.add(
-                "skipped", "power port", f"{len(names)} ports", f"{reason}: " + ", ".join(names)
+                "skipped",
+                "power port",
+                f"{len(names)} port{plural}",
+                f"{reason}: " + ", ".join(names),
             )
         used_outlets = {o["id"] for load in loads.values() for o in load.outlets}
         idle: dict[str, int] = defaultdict(int)

@@ -93,7 +93,8 @@ class MappingReport:
         if tally:
             lines += ["", "| NetBox objects | read | mapped | not mapped |", "|---|--:|--:|--:|"]
             for kind, (read, mapped, not_mapped) in sorted(tally.items()):
-                lines.append(f"| {kind} | {read} | {mapped} | {not_mapped} |")
+                if read:
+                    lines.append(f"| {kind} | {read} | {mapped} | {not_mapped} |")
         for action, heading in _HEADINGS.items():
             entries = self.of(action)
             if not entries:
