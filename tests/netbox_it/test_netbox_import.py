@@ -3,7 +3,10 @@
 The test starts PostgreSQL, Redis and NetBox itself (scripts/netbox/server.sh, all on loopback),
 loads a Hall B3 equivalent through the REST API (scripts/netbox/seed_hall_b3.py), imports it
 with the command line, layers the engineer's file (examples/netbox/hall-b3-cooling.yaml) over the
-import, and checks that the audit gives Hall B3's verdicts; the servers are stopped by PID.
+import, and checks that the audit gives Hall B3's verdicts; then loads site ``shapes``
+(scripts/netbox/seed_shapes.py: a dual-inlet rack PDU, a 1+1 switch with planned and offline
+servers, two racks of one name, control characters in names, a passive rack) into the same
+server and checks the loads the import gives them. The servers are stopped by PID.
 
 Prerequisites: root (PostgreSQL runs as user postgres), Debian's postgresql and redis-server,
 and the NetBox venv of scripts/netbox/install.sh. Without them the test is skipped with the
@@ -12,9 +15,7 @@ reason, except under CI (``CI`` set), where a missing prerequisite is a failure.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -24,50 +25,27 @@ import pytest
 from typer.testing import CliRunner
 
 from facility.cli import app
+from tests.netbox_it._server import ROOT, require_prerequisites, running, summary
 
 pytestmark = pytest.mark.netbox
-
-ROOT = Path(__file__).resolve().parents[2]
-SERVER = ROOT / "scripts" / "netbox" / "server.sh"
-NB_WORK = Path(
-    os.environ.get("NB_WORK")
-    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "facility-netbox-it"
-)
-
-
-def _missing() -> list[str]:
-    missing = []
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        missing.append("root (PostgreSQL is started as user postgres)")
-    for tool in ("pg_config", "psql", "redis-server", "redis-cli", "runuser", "curl"):
-        if shutil.which(tool) is None:
-            missing.append(tool)
-    if not (NB_WORK / "venv" / "bin" / "netbox").exists():
-        missing.append(f"the NetBox venv {NB_WORK}/venv (run scripts/netbox/install.sh)")
-    return missing
 
 
 @pytest.fixture(scope="module")
 def netbox() -> Iterator[tuple[str, str]]:
-    missing = _missing()
-    if missing:
-        reason = "NetBox integration prerequisites missing: " + ", ".join(missing)
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    started = time.monotonic()
-    run = subprocess.run(
-        ["bash", str(SERVER), "start"], cwd=ROOT, capture_output=True, text=True, timeout=900
-    )
+    require_prerequisites()
+    with running() as server:
+        yield server
+
+
+def _seed_script(name: str):
+    """scripts/netbox/<name>.py as a module (its ``seed(url, token)`` loads a site)."""
+    import importlib
+
+    sys.path.insert(0, str(ROOT / "scripts" / "netbox"))
     try:
-        assert run.returncode == 0, f"NetBox did not start:\n{run.stdout}\n{run.stderr}"
-        env = dict(line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)
-        url, token = env["NETBOX_URL"], env["NETBOX_TOKEN"]
-        assert url.startswith("http://127.0.0.1:")
-        print(f"NetBox up in {time.monotonic() - started:.1f} s", file=sys.stderr)
-        yield url, token
+        return importlib.import_module(name)
     finally:
-        subprocess.run(["bash", str(SERVER), "stop"], cwd=ROOT, timeout=120, check=False)
+        sys.path.pop(0)
 
 
 def _fails(result) -> set[tuple[str, str]]:
@@ -87,14 +65,8 @@ def test_hall_b3_through_netbox(netbox: tuple[str, str], tmp_path: Path) -> None
     def audit(site):  # as `facility check` does (single failures included)
         return run_check(site, load_rules(profile=default_profile(site)), generated_at=None).result
 
-    sys.path.insert(0, str(ROOT / "scripts" / "netbox"))
-    try:
-        import seed_hall_b3
-    finally:
-        sys.path.pop(0)
-
     url, token = netbox
-    seed_hall_b3.seed(url, token)
+    _seed_script("seed_hall_b3").seed(url, token)
 
     imported = tmp_path / "hall-b3-netbox.yaml"
     report = tmp_path / "mapping.md"
@@ -166,5 +138,66 @@ def test_bad_token_and_unknown_site(netbox: tuple[str, str], tmp_path: Path) -> 
         env={"NETBOX_TOKEN": token},
     )  # fmt: skip
     assert unknown.exit_code == 2
-    assert "no site with slug 'no-such-hall'" in unknown.output
+    assert "no site with slug" in unknown.output and "'no-such-hall'" in unknown.output
     assert not out.exists()
+
+
+def test_shapes_through_netbox(netbox: tuple[str, str], tmp_path: Path) -> None:
+    from facility.model.load import load_site
+
+    url, token = netbox
+    seed = _seed_script("seed_shapes")
+    seed.seed(url, token)
+
+    def imported(*options: str):
+        out = tmp_path / f"shapes{'-'.join(('', *options))}.yaml"
+        report = out.with_suffix(".md")
+        result = CliRunner().invoke(
+            app,
+            ["import", "netbox", "--url", url, "--site", "shapes", "-o", str(out),
+             "--report", str(report), *options],
+            env={"NETBOX_TOKEN": token},
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        text, mapping = out.read_text(encoding="utf-8"), report.read_text(encoding="utf-8")
+        assert token.split(".", 1)[1] not in text + mapping
+        print(summary(mapping), file=sys.stderr)
+        site = load_site(out)
+        return site, {r.id: r for r in site.racks}, text, mapping
+
+    def power(rack) -> tuple[float | None, float | None]:  # (peak, nominal) [W]
+        return rack.type.figures.peak_power, rack.type.figures.nominal_power
+
+    site, racks, text, mapping = imported()
+
+    # PDU-RACK: 4 servers × 400 W = 1 600 W peak, 4 × 350 W = 1 400 W nominal; each server sits
+    # behind one of the PDU's two inlets (which carry no figures), so it counts once, not once
+    # per inlet (3 200 / 2 800 W).
+    assert power(racks["PDU-RACK"]) == (1600.0, 1400.0)
+    assert [p.id for p in racks["PDU-RACK"].pdus["A"]] == ["PDU-RACK-1", "PDU-RACK-2"]
+    # SW-RACK by default: the 1+1 switch draws max(side A 650 W, side B 650 W) = 650 W peak and
+    # 650 W nominal; the planned and the offline server on its primary feed are no load.
+    assert power(racks["SW-RACK"]) == (650.0, 650.0)
+
+    # Two racks named R1, one in each "Row A" (Hall 1, Hall 2): two racks in two rooms.
+    by_feed = {p.id: r for r in site.racks for p in r.pdus.get("A", [])}
+    hall_1, hall_2 = by_feed["H1-R1-A"], by_feed["H2-R1-A"]
+    assert hall_1.id != hall_2.id
+    assert hall_1.room is not None and hall_2.room is not None and hall_1.room != hall_2.room
+
+    # Control characters: NetBox keeps 'CTRL\x07RACK' and 'srv\x1b[31m' as given; the file
+    # holds them escaped (never a raw BEL or ESC), and it loads.
+    for raw in ("\x07", "\x1b"):
+        assert raw not in text and raw not in mapping
+    assert seed.CTRL_RACK == "CTRL\x07RACK" and "CTRL\\x07RACK" in racks  # the escape as text
+    assert power(racks["CTRL\\x07RACK"]) == (500.0, 450.0)  # srv\x1b[31m: one 500 / 450 W supply
+
+    # PATCH-RACK: two patch panels, no power ports, no feeds: present, with no power figures.
+    assert power(racks["PATCH-RACK"]) == (None, None)
+    assert racks["PATCH-RACK"].pdus == {}
+
+    # --include-planned: SW-RACK adds the planned server (one supply on side A), not the
+    # offline one: 650 + 500 = 1 150 W peak, 650 + 450 = 1 100 W nominal.
+    _, planned, _, _ = imported("--include-planned")
+    assert power(planned["SW-RACK"]) == (1150.0, 1100.0)
+    assert power(planned["PDU-RACK"]) == (1600.0, 1400.0)
