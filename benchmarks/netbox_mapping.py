@@ -1,7 +1,7 @@
 """How long the NetBox import's offline part takes on a large site, against reading NetBox's
 answers alone.
 
-    uv run python benchmarks/netbox_mapping.py [--racks N ...] [--runs R] [--cpu C] [--no-gc]
+    uv run python benchmarks/netbox_mapping.py [--racks N ...] [--runs R] [--cpu C] [--gc-on]
 
 For each N (default 1,000 and 10,000 racks) it generates the NetBox 4.7.3 responses of a site
 of N racks (``netbox_generate.py``: copies of recorded objects with fresh ids and names, Hall
@@ -24,14 +24,15 @@ average follow the table. It prints the ratio map ÷ loads, the size of the answ
 file, the resident set once the answers are parsed and its peak while mapping, rendering and
 checking, and whether the issue's target holds: 10,000 racks mapped in under 10 s on one
 core, NetBox's response time excluded (start + map; the whole offline import is start + map +
-render + check). Median of ``--runs`` runs (default 3; 1 above 10,000 racks). The garbage
-collector stays on, as in the command, unless ``--no-gc``.
+render + check). Median of ``--runs`` runs (default 3; 1 above 10,000 racks). As the command
+runs, the garbage collector is paused while the answers are read and again while mapping,
+rendering and checking (:func:`facility.gcpause.paused_gc`); ``--gc-on`` keeps it running.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import contextlib
 import json
 import os
 import resource
@@ -125,7 +126,7 @@ def write_pages(n_racks: int, out: Path) -> dict[str, float]:
 # --- worker: one size, in a fresh process ------------------------------------------------
 
 
-def _worker(pages_file: str, cpu: int, gc_off: bool) -> dict[str, float]:
+def _worker(pages_file: str, cpu: int, gc_on: bool) -> dict[str, float]:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {cpu})
     from facility.imports.netbox import Snapshot, check_document, map_site, render
@@ -153,10 +154,11 @@ def _worker(pages_file: str, cpu: int, gc_off: bool) -> dict[str, float]:
         for line in file:
             kind, _, text = line.rstrip("\n").partition("\t")
             pages.append((kind, text))
-    if gc_off:
-        gc.disable()
+    from facility.gcpause import paused_gc
 
-    parsed = timed("loads", lambda: [(kind, json.loads(text)) for kind, text in pages])
+    pause = contextlib.nullcontext if gc_on else paused_gc
+    with pause():
+        parsed = timed("loads", lambda: [(kind, json.loads(text)) for kind, text in pages])
     lists: dict[str, list] = {kind: [] for kind in KINDS}
     single: dict[str, dict] = {}
     for kind, value in parsed:
@@ -171,9 +173,10 @@ def _worker(pages_file: str, cpu: int, gc_off: bool) -> dict[str, float]:
     rss_loaded = _rss_mb()
     exact_peak = _reset_peak()
 
-    document, report = timed("map", map_site, snapshot, source)
-    text = timed("render", render, document, report)
-    timed("check", check_document, text, "netbox-import.yaml")
+    with pause():  # as facility import netbox does
+        document, report = timed("map", map_site, snapshot, source)
+        text = timed("render", render, document, report)
+        timed("check", check_document, text, "netbox-import.yaml")
     return times | {
         "racks_mapped": len(document.get("racks", [])),
         "rack_types": len(document.get("rack_types", [])),
@@ -186,10 +189,10 @@ def _worker(pages_file: str, cpu: int, gc_off: bool) -> dict[str, float]:
     }
 
 
-def measure(pages: Path, cpu: int, gc_off: bool) -> dict[str, float]:
+def measure(pages: Path, cpu: int, gc_on: bool) -> dict[str, float]:
     argv = [sys.executable, __file__, "--worker", str(pages), "--cpu", str(cpu)]
     out = subprocess.run(
-        [*argv, *(["--no-gc"] if gc_off else [])],
+        [*argv, *(["--gc-on"] if gc_on else [])],
         check=True,
         capture_output=True,
         text=True,
@@ -208,12 +211,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--cpu", type=int, default=allowed[-1], help="the CPU to pin each run to (default: last)"
     )
-    parser.add_argument("--no-gc", action="store_true", help="garbage collector off while timed")
+    parser.add_argument(
+        "--gc-on",
+        action="store_true",
+        help="keep the garbage collector running (the command pauses it)",
+    )
     parser.add_argument("--worker", metavar="PAGES", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.worker:
-        print(json.dumps(_worker(args.worker, args.cpu, args.no_gc)))
+        print(json.dumps(_worker(args.worker, args.cpu, args.gc_on)))
         return
 
     sizes = args.racks or list(DEFAULT_SIZES)
@@ -221,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--racks: at least 1")
     print(
         f"Python {sys.version.split()[0]}, one process per run pinned to CPU {args.cpu}, "
-        f"garbage collector {'off' if args.no_gc else 'on'}; median of {args.runs} "
+        f"garbage collector {'on' if args.gc_on else 'paused as the command pauses it'}; median of {args.runs} "
         "run(s) up to 10,000 racks, one above; CPU seconds of that one core"
     )
     head = (
@@ -237,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
             pages = Path(tmp) / f"netbox-{n}.pages"
             sizes_of = write_pages(n, pages)
             runs = args.runs if n <= 10_000 else 1
-            each = [measure(pages, args.cpu, args.no_gc) for _ in range(runs)]
+            each = [measure(pages, args.cpu, args.gc_on) for _ in range(runs)]
             r = {key: statistics.median(e[key] for e in each) for key in each[0]}
             r |= sizes_of
             results[n] = r

@@ -240,6 +240,7 @@ class _Mapper:
         self.room_ids = self._room_ids()
         self.rooms: dict[str, str] = {}  # room id → name, of the rooms used
         self.type_power: dict[str, float] = {}  # PDU type id → available power [VA]
+        self.type_mass: dict[int, float | None] = {}  # device type id → its mass [kg]
 
     # device status ---------------------------------------------------------------------
     def status(self, device: Obj) -> str:
@@ -546,15 +547,20 @@ class _Mapper:
             else:
                 total += mass_kg(weight, _choice(rack, "weight_unit"))
             for device in devices:
-                dt = self.device_types.get(ref(device, "device_type") or -1)
+                type_id = ref(device, "device_type")
+                dt = self.device_types.get(type_id if type_id is not None else -1)
                 if dt is None:
                     missing.append(f"device {name_of(device)}'s type")
                     continue
-                w = _number(dt, "weight", "device type")
-                if w is None:
-                    missing.append(f"device type {dt.get('slug') or name_of(dt)}")
+                kg = self.type_mass.get(dt["id"], False)
+                if kg is False:  # each device type's weight converted once
+                    w = _number(dt, "weight", "device type")
+                    kg = None if w is None else mass_kg(w, _choice(dt, "weight_unit"))
+                    self.type_mass[dt["id"]] = kg
+                if kg is None:
+                    missing.append(f"device type {printable(str(dt.get('slug') or name_of(dt)))}")
                 else:
-                    total += mass_kg(w, _choice(dt, "weight_unit"))
+                    total += kg
         except UnitChoiceError as exc:
             raise MappingError(f"rack {rack_label}: {exc}") from None
         if missing:
