@@ -45,7 +45,15 @@ from facility.imports.netbox_power import (
     RackLoad,
 )
 from facility.imports.netbox_report import MappingReport, Outcome
-from facility.imports.netbox_snapshot import MappingError, Obj, Snapshot, name_of, readable, ref
+from facility.imports.netbox_snapshot import (
+    KINDS,
+    MappingError,
+    Obj,
+    Snapshot,
+    name_of,
+    readable,
+    ref,
+)
 from facility.imports.netbox_units import (
     UnitChoiceError,
     feed_available_power,
@@ -191,32 +199,17 @@ class _RackFacts:
     names: tuple[str, ...]
 
 
-# NetBox kinds as the report and the ledger name them, by Snapshot field.
-_KIND = {
-    "locations": "location",
-    "racks": "rack",
-    "devices": "device",
-    "device_types": "device type",
-    "power_ports": "power port",
-    "power_outlets": "power outlet",
-    "power_panels": "power panel",
-    "power_feeds": "power feed",
-    "cooling_sources": "cooling source",
-    "cooling_feeds": "cooling feed",
-}
-
-
 class _Mapper:
     def __init__(self, snap: Snapshot, source: str, include_planned: bool, supplies: str):
         self.report = MappingReport(source)
         self.include_planned = include_planned
         self.supplies = supplies
-        for key, kind in _KIND.items():
+        for key, kind in KINDS.items():
             objects = getattr(snap, key)
             if isinstance(objects, list):
                 self.report.read(kind, [_key(obj, i) for i, obj in enumerate(objects)])
         self.snap, self.spoiled = readable(snap, self.report)
-        for key, kind in _KIND.items():  # what readable() skipped is in the report
+        for key, kind in KINDS.items():  # what readable() skipped is in the report
             kept = {o["id"] for o in getattr(self.snap, key)}
             for key_ in self.report.unsettled(kind):
                 if key_ not in kept:
@@ -733,7 +726,7 @@ class _Mapper:
         info["notes"] = f"Imported from {report.source}."
         doc["site"] = info
         for key, unavailable in sorted(snap.unavailable.items()):
-            kind = _KIND.get(key, key.replace("_", " "))
+            kind = KINDS.get(key, key.replace("_", " "))
             report.add("gap", f"{kind}s", "*", f"not read: {printable(unavailable)}")
 
         rack_ids = self.rack_ids()
@@ -880,7 +873,7 @@ class _Mapper:
                     "locations below it are in their own rooms)",
                 )
                 report.settle("location", loc["id"], "not mapped")
-        for kind in _KIND.values():  # a safety net: each object read is accounted for
+        for kind in KINDS.values():  # a safety net: each object read is accounted for
             for key in report.unsettled(kind):
                 report.add("skipped", kind, f"#{key}", "not used by the mapping")
                 report.settle(kind, key, "not mapped")

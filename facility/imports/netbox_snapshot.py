@@ -92,7 +92,8 @@ _NUMBERS = (
     "voltage", "amperage", "max_utilization", "maximum_draw", "allocated_draw", "max_flow",
 )  # fmt: skip
 _TEXTS = ("name", "display", "slug", "model", "connected_endpoints_type")
-_KINDS = {
+# NetBox kinds as messages, the report and its tally name them, by Snapshot field.
+KINDS = {
     "locations": "location",
     "racks": "rack",
     "devices": "device",
@@ -181,7 +182,7 @@ def readable(snap: Snapshot, report: MappingReport) -> tuple[Snapshot, dict[int,
         raise MappingError(f"the site is {_json_kind(snap.site)}, not an object")
     kept: dict[str, list[Obj]] = {}
     dropped: dict[str, list[Obj]] = {}  # objects with an id, skipped: what they affect
-    for key, kind in _KINDS.items():
+    for key, kind in KINDS.items():
         objects = getattr(snap, key)
         if not isinstance(objects, list):
             raise MappingError(f"the {kind}s are {_json_kind(objects)}, not a list")
