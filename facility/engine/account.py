@@ -105,6 +105,8 @@ def _power(ctx: Context) -> Ledger:
             ledger.unknown += 1
             continue
         ledger.total += power.value
+        if rack.type.is_passive and not rack.pdus:
+            continue  # a known zero load: nothing to place on a side
         if not rack.pdus:
             ledger.nowhere[("power_side", rack.id)] = power.value
             continue

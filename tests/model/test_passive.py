@@ -41,3 +41,11 @@ def test_power_figures_on_a_passive_rack_are_a_contradiction_at_their_line(tmp_p
     line, _, field, message = one_problem(tmp_path, text)
     assert (line, field) == (6, "rack_types[0]")  # the block whose figures contradict
     assert message == "peak_power is given for a passive rack (passive: true)"
+
+
+def test_a_passive_rack_is_no_load_left_without_a_power_side(tmp_path):
+    checked = run_check(load(tmp_path, SITE), load_rules(profile="tier-iii"), generated_at=None)
+    assert checked.result.account is not None
+    power = checked.result.account.power
+    # 0 W known, so nothing is "on no power side" (a rack with a load and no PDU would be)
+    assert power.total == 0.0 and power.unknown == 0 and power.nowhere == {}
