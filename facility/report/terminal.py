@@ -17,11 +17,13 @@ from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER
 from facility.printable import printable
+from facility.report.anchors import natural_key
 from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
+from facility.report.entity_runs import compressed, in_order
 from facility.report.findings_view import message, missing_text, working
 from facility.report.i18n import _, pgettext, using_language
-from facility.report.words import list_separator
+from facility.report.words import counted_kind_word, list_separator
 
 
 def _verdict_text(key: str) -> str:
@@ -149,44 +151,94 @@ def summary_text(
             found = workings[(value, kind)] = printable(working(value, kind))
         return found
 
+    # Every entity each rule judged, in natural order: the order entity runs are counted in.
+    judged: dict[tuple[str, str], list[str]] = {}
+    for f in result.findings:
+        judged.setdefault((f.rule, f.entity_kind), []).append(f.entity_id)
+    orders = {key: in_order(ids) for key, ids in judged.items()}
+
+    # One line per rule and identical figures: the entities as runs, the working once.
+    groups: dict[tuple[Any, ...], list[Finding]] = {}
     for f in shown:
-        if (f.rule, f.severity) != current:
-            current = (f.rule, f.severity)
+        how = (
+            (worked(f.observed, f.kind), worked(f.limit, f.kind))
+            if f.observed and f.status == "fail"
+            else None
+        )
+        key = (f.rule, f.severity, f.entity_kind, f.status, said(f), how)
+        groups.setdefault(key, []).append(f)
+    for (rule, severity, kind, _status, text, how), members in groups.items():
+        if (rule, severity) != current:
+            current = (rule, severity)
             last_working = None
-            title = printable(titles.get(f.rule, f.title))
-            lines += ["", f"{_severity_heading(f.severity)} {f.rule} {title}"]
-        where = (
-            _(" (%(file)s:%(line)s)")
-            % {"file": printable(f.location.file), "line": f.location.line}
-            if f.location
-            else ""
-        )
-        lines.append(
-            "  "
-            + _("%(entity)s%(where)s: %(message)s")
-            % {"entity": printable(f.entity_id), "where": where, "message": said(f)}
-        )
-        if f.observed and f.status == "fail":
-            how = (worked(f.observed, f.kind), worked(f.limit, f.kind))
-            if how != last_working:  # identical racks: show the working once per rule
-                lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
-                lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})
-                last_working = how
+            title = printable(titles.get(rule, members[0].title))
+            lines += ["", f"{_severity_heading(severity)} {rule} {title}"]
+        lines.append("  " + _entities_line(members, orders[(rule, kind)], kind, text))
+        if how is not None and how != last_working:  # identical racks: the working once a rule
+            lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
+            lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})
+            last_working = how
     missing = [f for f in result.findings if f.status == "not_evaluated"]
     if missing:
         lines += ["", _("NOT EVALUATED (missing input)")]
-        for f in sorted(missing, key=lambda f: (f.rule, f.entity_id)):
+        unknown: dict[tuple[str, str, str], list[Finding]] = {}
+        for f in sorted(missing, key=lambda f: (f.rule, natural_key(f.entity_id))):
+            unknown.setdefault((f.rule, f.entity_kind, missing_text(f)), []).append(f)
+        for (rule, kind, reason), members in unknown.items():
+            ids = [m.entity_id for m in members]
+            entities = printable(compressed(ids, orders[(rule, kind)]))
+            if len(members) > 1:
+                entities += " " + _("(%(n)s %(kind)s)") % {
+                    "n": f"{len(members):,}",
+                    "kind": counted_kind_word(kind, len(members)),
+                }
             lines.append(
                 "  "
                 + _("%(rule)s %(entity)s: %(missing)s")
-                % {
-                    "rule": f.rule,
-                    "entity": printable(f.entity_id),
-                    "missing": printable(missing_text(f)),
-                }
+                % {"rule": rule, "entity": entities, "missing": printable(reason)}
             )
     lines += _coverage(result)
     return "\n".join(lines)
+
+
+def _places(members: list[Finding]) -> str:
+    """Where the members were written: 'file:114', 'file:114, 115', or the first place and
+    how many more."""
+    seen: dict[tuple[str, int], None] = {}
+    for m in members:
+        if m.location:
+            seen.setdefault((m.location.file, m.location.line), None)
+    places = list(seen)
+    if not places:
+        return ""
+    first_file = places[0][0]
+    if len(places) <= 3 and all(file == first_file for file, _ in places):
+        lines = ", ".join(str(line) for _, line in places)
+        return f"{printable(first_file)}:{lines}"
+    first = f"{printable(first_file)}:{places[0][1]}"
+    return _("%(first)s and %(n)s more places") % {"first": first, "n": f"{len(places) - 1:,}"}
+
+
+def _entities_line(members: list[Finding], order: list[str], kind: str, message: str) -> str:
+    """One line for a rule's identical findings: the entities as runs, their count and
+    places, then the message they share."""
+    places = _places(members)
+    if len(members) == 1:
+        return _("%(entity)s%(where)s: %(message)s") % {
+            "entity": printable(members[0].entity_id),
+            "where": _(" (%(places)s)") % {"places": places} if places else "",
+            "message": message,
+        }
+    values = {
+        "entities": printable(compressed([m.entity_id for m in members], order)),
+        "n": f"{len(members):,}",
+        "kind": counted_kind_word(kind, len(members)),
+        "places": places,
+        "message": message,
+    }
+    if places:
+        return _("%(entities)s (%(n)s %(kind)s; %(places)s): %(message)s") % values
+    return _("%(entities)s (%(n)s %(kind)s): %(message)s") % values
 
 
 def _coverage(result: AuditResult) -> list[str]:
@@ -264,4 +316,16 @@ def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
             spofs = f"{len(report.failures.single_points_of_failure):,}"
             line = _("single points of failure: %(n)s (see facility failures)") % {"n": spofs}
             lines += ["", line]
+        # The verdict again at the bottom, where a long run's output ends (ruff: "Found N").
+        result = report.result
+        lines += [
+            "",
+            _("verdict: %(verdict)s") % {"verdict": _verdict_text(result.verdict)}
+            + " — "
+            + _(
+                "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
+                "%(waived)s waived"
+            )
+            % result.counts(),
+        ]
     return "\n".join(lines) + "\n"

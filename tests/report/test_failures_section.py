@@ -395,7 +395,7 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
 
 def test_the_terminal_prints_one_line(b3: ReportInput, without_analysis: ReportInput) -> None:
     text = render_text(b3)
-    assert text.endswith("\nsingle points of failure: 20 (see facility failures)\n")
+    assert "\nsingle points of failure: 20 (see facility failures)\n\nverdict: NOT READY" in text
     assert text.count("single points of failure") == 1
     assert "single points of failure" not in render_text(without_analysis)
 
@@ -411,7 +411,7 @@ def test_single_points_of_failure_set_the_verdict_and_failures_changes_nothing(
     assert plain.exit_code == with_flag.exit_code == 1
     assert with_flag.output == plain.output  # --failures is kept for old scripts only
     assert "ERROR RED-001" in plain.output
-    assert plain.output.endswith("\nsingle points of failure: 20 (see facility failures)\n")
+    assert "\nsingle points of failure: 20 (see facility failures)\n" in plain.output
     assert 'id="failures"' in out.read_text(encoding="utf-8")
     ready = CliRunner().invoke(
         app, ["check", str(ROOT / "examples" / "small-ready.yaml"), "-f", "json"]

@@ -1,0 +1,55 @@
+"""Entity lists written as runs: ``A01 … A08, B03`` names every entity of a group in few words.
+
+A run is a stretch of entities that are consecutive in the order of *every* entity the rule
+judged (ids in natural order: A2 before A10), all of them in the group: ``A01-A1 … A08-B4``
+means each rack PDU the rule judged from A01-A1 to A08-B4, and no other. Runs of one or two
+are written out; so nothing is left for the reader to guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from facility.report.anchors import natural_key
+
+ELLIPSIS = " … "
+
+
+def in_order(ids: Iterable[str]) -> list[str]:
+    """``ids`` once each, in natural order: the order runs are counted in."""
+    return sorted(set(ids), key=natural_key)
+
+
+def runs(group: Iterable[str], order: Sequence[str]) -> list[tuple[str, str, int]]:
+    """(first, last, length) of each maximal run of ``group`` within ``order`` (which holds
+    every member of ``group``), in that order."""
+    members = set(group)
+    found: list[tuple[str, str, int]] = []
+    start: str | None = None
+    previous = ""
+    length = 0
+    for entity in order:
+        if entity in members:
+            if start is None:
+                start, length = entity, 0
+            previous = entity
+            length += 1
+        elif start is not None:
+            found.append((start, previous, length))
+            start = None
+    if start is not None:
+        found.append((start, previous, length))
+    return found
+
+
+def compressed(group: Iterable[str], order: Sequence[str], separator: str = ", ") -> str:
+    """``A01 … A08, B03``: runs of three or more as first … last, shorter ones written out."""
+    parts: list[str] = []
+    for first, last, length in runs(group, order):
+        if length >= 3:
+            parts.append(f"{first}{ELLIPSIS}{last}")
+        elif length == 2:
+            parts += [first, last]
+        else:
+            parts.append(first)
+    return separator.join(parts)

@@ -1,0 +1,37 @@
+"""The terminal names every failing entity in few lines: one line per rule and identical
+figures, the entities as runs of the order the rule judged them in, the verdict again at the
+bottom."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from facility.report.entity_runs import compressed, in_order, runs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_runs_are_stretches_of_the_rules_own_order() -> None:
+    order = in_order(["A10", "A2", "A1", "A3", "B1", "A4"])
+    assert order == ["A1", "A2", "A3", "A4", "A10", "B1"]  # natural order: A2 before A10
+    assert runs(["A1", "A2", "A3", "A10"], order) == [("A1", "A3", 3), ("A10", "A10", 1)]
+    # three or more as first … last; one or two written out; a gap (A4 passed) breaks a run
+    assert compressed(["A1", "A2", "A3", "A10", "B1"], order) == "A1 … A3, A10, B1"
+    assert compressed(["A1", "A2"], order) == "A1, A2"
+
+
+def test_hall_b3_fits_one_screen_and_names_every_failing_entity() -> None:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    out = CliRunner().invoke(app, ["check", str(ROOT / "examples" / "hall-b3.yaml")]).output
+    section = out[out.index("\nERROR ") : out.index("\nNOT EVALUATED")].strip().splitlines()
+    causes = [line for line in section if line]  # 107 failing findings of 6 rules
+    assert len(causes) <= 40 and len(section) <= 50
+    # PWR-003 fails on the 64 PDUs of racks A01 … A08 (both sides) and passes on B01 … B12's
+    assert "  A01-A1 … A08-B4 (64 rack PDUs; " in out
+    assert "  A01 … A08 (8 racks; " in out and "  B01 … B12 (12 racks; " in out
+    assert out.rstrip().endswith(
+        "verdict: NOT READY — checks: 107 failed, 305 passed, 34 not evaluated, 0 waived"
+    )
