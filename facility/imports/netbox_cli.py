@@ -112,9 +112,9 @@ def netbox(
         _Supplies,
         typer.Option(
             "--redundant-supplies",
-            help="how the power supplies of one device fed from both sides add up: "
+            help="How the power supplies of one device fed from both sides add up: "
             "larger-side (each side carries the device alone; default) or sum (each "
-            "supply's figures are its share, as NetBox's rack utilisation adds them)",
+            "supply's figures are its share, as NetBox's rack utilisation adds them)."
         ),
     ] = _Supplies.larger_side,
     lang: Annotated[
