@@ -5,7 +5,9 @@ volumetric airflow [m³/s], density [kg/m³], specific heat [J/(kg·K)], fractio
 
 References
 ----------
-.. [1] domain.md §3.1 (core equations, air-side properties) in /work/shared/reference.
+.. [1] ASHRAE Handbook — Fundamentals, 2021, ch. 1, Psychrometrics (dry-air specific heat,
+   standard air); steady-flow energy balance. Notes: docs/references.md (ashrae-fundamentals-ch1,
+   energy-balance).
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ __all__ = [
 ]
 
 # Density of room air [kg/m³]: dry air near 20 °C at sea-level pressure (101.325 kPa),
-# rounded; the value used for air-side sizing in domain.md §3.1
-# (source: https://novtriq.tech/tools/thermal-load). Lower at altitude and in hot aisles.
+# rounded (standard air, ASHRAE Handbook — Fundamentals, ch. 1;
+# docs/references.md#ashrae-fundamentals-ch1). Lower at altitude and in hot aisles.
 AIR_DENSITY = 1.2
 
-# Isobaric specific heat of room air [J/(kg·K)], 1.006 kJ/(kg·K); domain.md §3.1
-# (source: https://novtriq.tech/tools/thermal-load).
+# Isobaric specific heat of room air [J/(kg·K)], 1.006 kJ/(kg·K), dry air as in the ASHRAE
+# psychrometric enthalpy relation (ASHRAE Handbook — Fundamentals, ch. 1).
 AIR_SPECIFIC_HEAT = 1006.0
 
 
@@ -70,7 +72,8 @@ def residual_air_heat(heat: float, liquid_fraction: float) -> float:
 
     References
     ----------
-    .. [1] domain.md §3.1 (heat load = electrical load, split into liquid and air fractions).
+    .. [1] docs/references.md#energy-balance (heat load = electrical load, split into liquid
+       and air fractions).
 
     Examples
     --------
@@ -120,7 +123,8 @@ def required_airflow(
 
     References
     ----------
-    .. [1] domain.md §3.1: 0.083 m³/s per kW at 10 K, 0.069 at 12 K, 0.055 at 15 K **[D]**.
+    .. [1] docs/references.md#ashrae-fundamentals-ch1: 0.083 m³/s per kW at 10 K, 0.069 at
+       12 K, 0.055 at 15 K (the project's arithmetic).
 
     Examples
     --------

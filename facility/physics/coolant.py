@@ -19,7 +19,7 @@ Fluids
 Engineers write "PG25" for 25 % propylene glycol **by volume** (Dow's DOWFROST LC 25 is
 25 vol %); convert with :func:`mass_fraction_from_volume_fraction` before calling the property
 functions. Inhibited commercial fluids differ from plain glycol and water: against DOWFROST
-LC 25's data sheet (domain.md §3.2) these correlations for PG at 25 vol % read about 1.2 %
+LC 25's data sheet [7]_ these correlations for PG at 25 vol % read about 1.2 %
 lower in density, 1 % higher in cp and 11–13 % lower in viscosity at 25–40 °C. When the vendor's
 data sheet is available, its ρ, cp and μ take precedence.
 
@@ -44,8 +44,10 @@ References
 .. [5] W. M. Haynes (ed.), *CRC Handbook of Chemistry and Physics*, 97th ed., 2016,
    "Physical Constants of Organic Compounds" (densities of 1,2-propanediol and
    1,2-ethanediol at 20 °C).
-.. [6] domain.md §3.1 (heat balance), §3.2 (property table), §3.3 (glycol effect), in
-   /work/shared/reference.
+.. [6] Steady-flow energy balance, e.g. F. P. Incropera et al., *Fundamentals of Heat and
+   Mass Transfer*, 7th ed., Wiley, 2011, §1.3. Property table, heat balance and glycol
+   effect as the project uses them: docs/references.md (energy-balance, melinder-2010).
+.. [7] Dow, DOWFROST LC 25 Heat Transfer Fluid, product data (docs/references.md#dow-dowfrost-lc25).
 """
 
 from __future__ import annotations
@@ -271,7 +273,7 @@ def density(fluid: str, mass_fraction: float, temperature: float) -> float:
     ``density`` rows of ``PROPYLENE_GLYCOL_MELINDER`` or ``ETHYLENE_GLYCOL_MELINDER``.
 
     Assumes the liquid is incompressible (pressure effect below 0.05 % per 10 bar) and
-    uninhibited: DOWFROST LC 25 (domain.md §3.2) is about 1.2 % denser than this gives for
+    uninhibited: DOWFROST LC 25 (Dow product data) is about 1.2 % denser than this gives for
     PG at 25 vol % (0.257 by mass).
     Agrees with CoolProp ``INCOMP::Water``, ``INCOMP::MPG`` and ``INCOMP::MEG`` to better
     than 1e-6 (same coefficients); the water fit is within 0.25 % of IAPWS-95 over 10–60 °C.
@@ -283,7 +285,7 @@ def density(fluid: str, mass_fraction: float, temperature: float) -> float:
 
     Examples
     --------
-    PG25 by mass at 35 °C; domain.md §3.2 lists 1012.5 kg/m³:
+    PG25 by mass at 35 °C; Melinder's correlation gives 1012.5 kg/m³:
 
     >>> round(density("propylene_glycol", 0.25, 35.0), 1)
     1012.5
@@ -345,7 +347,7 @@ def specific_heat(fluid: str, mass_fraction: float, temperature: float) -> float
 
     Examples
     --------
-    PG25 by mass at 35 °C; domain.md §3.2 lists 3.957 kJ/(kg·K):
+    PG25 by mass at 35 °C; Melinder's correlation gives 3.957 kJ/(kg·K):
 
     >>> round(specific_heat("propylene_glycol", 0.25, 35.0))
     3957
@@ -402,9 +404,9 @@ def viscosity(fluid: str, mass_fraction: float, temperature: float) -> float:
 
     Assumes a Newtonian liquid at atmospheric pressure. Viscosity drives pressure drop and
     pump power; glycols raise it about twofold at data-centre loop temperatures
-    (domain.md §3.3). The water fit is within about 0.55 % of IAPWS 2008 over 10–60 °C.
+    (docs/references.md#energy-balance). The water fit is within about 0.55 % of IAPWS 2008 over 10–60 °C.
     Commercial fluids can differ more than that: Dow's own editions for DOWFROST LC 25
-    differ by ~14 % at 40 °C (domain.md §3.2).
+    differ by ~14 % at 40 °C (docs/references.md#dow-dowfrost-lc25).
 
     References
     ----------
@@ -413,7 +415,7 @@ def viscosity(fluid: str, mass_fraction: float, temperature: float) -> float:
 
     Examples
     --------
-    PG25 by mass at 35 °C; domain.md §3.2 lists 1.54 mPa·s:
+    PG25 by mass at 35 °C; Melinder's correlation gives 1.54 mPa·s:
 
     >>> round(viscosity("propylene_glycol", 0.25, 35.0) * 1e3, 2)
     1.54
@@ -468,7 +470,7 @@ def freezing_point(fluid: str, mass_fraction: float) -> float:
 
     Examples
     --------
-    PG25 by mass; domain.md §3.2 lists −9.8 °C:
+    PG25 by mass; Melinder's correlation gives −9.8 °C:
 
     >>> round(freezing_point("propylene_glycol", 0.25), 1)
     -9.8
@@ -516,8 +518,8 @@ def mass_fraction_from_volume_fraction(fluid: str, volume_fraction: float) -> fl
     Assumptions: the volume fraction refers to the unmixed components at 20 °C, so the
     volume contraction on mixing (a few tenths of a percent) does not enter; the glycol is
     pure (no inhibitor package or pre-dilution water). Commercial concentrates and vendor
-    tables deviate from this by up to about one percentage point (domain.md §3.2 quotes
-    PG 25 vol % ≈ 25.9 mass %; this function gives 25.7 %). Prefer the vendor's mass
+    tables deviate from this by up to about one percentage point (docs/references.md#melinder-2010
+    quotes PG 25 vol % ≈ 25.9 mass %; this function gives 25.7 %). Prefer the vendor's mass
     fraction when the data sheet states one.
 
     References
@@ -641,15 +643,15 @@ def required_coolant_flow(
     Assumes all of :math:`Q` enters the liquid, constant :math:`\rho` and :math:`c_p` over the
     rise (evaluate them at the mean of supply and return temperature), and no phase change.
     When the vendor gives a flow-vs-supply-temperature table, that table rules instead
-    (:func:`flow_from_supply_table`, domain.md §9.2 C2).
+    (:func:`flow_from_supply_table`, docs/references.md#lenovo-lp2357).
 
     References
     ----------
-    .. [1] domain.md §3.1 (textbook energy balance, **[S]**), §9.2 check C2.
+    .. [1] Steady-flow energy balance (textbook; docs/references.md#energy-balance).
 
     Examples
     --------
-    1 kW in water at 35 °C (ρ = 994.4 kg/m³, cp = 4179 J/(kg·K), domain.md §3.2) with a 10 K
+    1 kW in water at 35 °C (ρ = 994.4 kg/m³, cp = 4179 J/(kg·K), IAPWS-95) with a 10 K
     rise: 60 000 · 1000 / (994.4 · 4179 · 10) = 1.44 L/min:
 
     >>> round(required_coolant_flow(1000.0, 10.0, 994.4, 4179.0) * 60000, 2)
@@ -693,15 +695,15 @@ def coolant_temperature_rise(
     -----
     .. math:: \Delta T = \frac{Q}{\rho \, \dot V \, c_p}
 
-    Same energy balance and assumptions as :func:`required_coolant_flow` (domain.md §9.2 C4).
+    Same energy balance and assumptions as :func:`required_coolant_flow`.
 
     References
     ----------
-    .. [1] domain.md §3.1 (textbook energy balance, **[S]**), §9.2 check C4.
+    .. [1] Steady-flow energy balance (textbook; docs/references.md#energy-balance).
 
     Examples
     --------
-    121.5 kW in 177 L/min of water at 45 °C (ρ = 990.5, cp = 4179, domain.md §1.1, §3.2):
+    121.5 kW in 177 L/min of water at 45 °C (ρ = 990.5, cp = 4179, IAPWS-95; Lenovo LP2357):
     121 500 / (990.5 · (177 / 60 000) · 4179) = 9.95 K:
 
     >>> round(coolant_temperature_rise(121500.0, 177.0 / 60000, 990.5, 4179.0), 2)
@@ -806,12 +808,12 @@ def flow_from_supply_table(
     Vendor tables encode the flow needed to hold chip temperatures, which rises steeply with
     warmer supply water (Lenovo GB300: 59 L/min at 25 °C, 177 L/min at 45 °C), so a vendor
     table takes precedence over the fixed-ΔT rule of :func:`required_coolant_flow`
-    (domain.md §1.1 and §9.2 C2).
+    (docs/references.md#lenovo-lp2357).
 
     References
     ----------
-    .. [1] Lenovo, "Lenovo NVIDIA GB300 NVL72 Rack-scale AI", LP2357, Table 27 (via
-       domain.md §1.1).
+    .. [1] Lenovo, "Lenovo NVIDIA GB300 NVL72 Rack-scale AI", LP2357, Table 27
+       (docs/references.md#lenovo-lp2357).
 
     Examples
     --------

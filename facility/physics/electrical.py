@@ -10,8 +10,10 @@ References
 .. [1] NFPA 70, National Electrical Code, 2023 ed., Art. 100 ("Continuous Load"),
    210.19(A)(1), 210.20(A) and 215.3.
 .. [2] Schneider Electric, "Conductor Ampacity Tables", NEC information of note (data bulletin).
-.. [3] domain.md, sections 5.1 (formulas), 5.2 (80 % rule), 5.3 (PDU capacities) and 5.4
-   (redundancy), in /work/shared/reference.
+.. [3] IEEE Std 1459-2010, Definitions for the Measurement of Electric Power Quantities
+   Under Sinusoidal, Nonsinusoidal, Balanced, or Unbalanced Conditions (S = √3·V_LL·I,
+   P = S·PF). The longer notes, PDU capacities and the meaning of 2N and N+1:
+   docs/references.md (ieee-1459, nec-210-20a, project-electrical-defaults, redundancy-2n).
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ __all__ = [
 ]
 
 # √3: ratio of line-to-line to line-to-neutral voltage in a balanced three-phase system
-# (phasor geometry, 120° displacement). Any textbook; domain.md §5.1.
+# (phasor geometry, 120° displacement). Any textbook; IEEE Std 1459-2010.
 SQRT_THREE = math.sqrt(3.0)
 
 # NEC 210.20(A) / 215.3: the overcurrent device must be rated >= 125 % of the continuous load,
 # i.e. a standard (non-100 %-rated) breaker may carry at most 1 / 1.25 = 0.8 of its rating
-# continuously. NFPA 70 (2023), via the Schneider Electric NEC data bulletin (domain.md §5.2).
+# continuously. NFPA 70 (2023), via the Schneider Electric NEC data bulletin
+# (docs/references.md#nec-210-20a).
 NEC_CONTINUOUS_LOAD_DERATING = 1.0 / 1.25
 
 _VALID_PHASES = (1, 3)
@@ -101,11 +104,11 @@ def single_phase_apparent_power(voltage: float, current: float) -> float:
 
     References
     ----------
-    .. [1] domain.md §5.1 (textbook formula, **[S]**).
+    .. [1] IEEE Std 1459-2010 definitions (textbook formula; docs/references.md#ieee-1459).
 
     Examples
     --------
-    A 1φ 230 V 16 A rack PDU, nameplate 3.68 kVA (domain.md §5.3):
+    A 1φ 230 V 16 A rack PDU, nameplate 3.68 kVA:
 
     >>> single_phase_apparent_power(230.0, 16.0)
     3680.0
@@ -140,15 +143,15 @@ def three_phase_apparent_power(line_to_line_voltage: float, current: float) -> f
 
     Assumes a balanced load (equal current in the three phases). For an unbalanced load the
     most-loaded phase limits the circuit; use :math:`3 \cdot V_{LN} \cdot I_{max}` instead
-    (domain.md §5.1, §5.5). Do not pass a line-to-neutral voltage here.
+    (IEEE Std 1459-2010). Do not pass a line-to-neutral voltage here.
 
     References
     ----------
-    .. [1] domain.md §5.1 (textbook formula, **[S]**).
+    .. [1] IEEE Std 1459-2010 definitions (textbook formula; docs/references.md#ieee-1459).
 
     Examples
     --------
-    A 3φ 415 V 63 A rack PDU, nameplate 45.3 kVA (domain.md §5.3):
+    A 3φ 415 V 63 A rack PDU, nameplate 45.3 kVA:
 
     >>> round(three_phase_apparent_power(415.0, 63.0))
     45284
@@ -193,7 +196,7 @@ def circuit_apparent_power(voltage: float, current: float, phases: int) -> float
 
     References
     ----------
-    .. [1] domain.md §5.1 (textbook formulas, **[S]**).
+    .. [1] IEEE Std 1459-2010 definitions (textbook formula; docs/references.md#ieee-1459).
     """
     _require_phases(phases)
     if phases == 1:
@@ -221,12 +224,13 @@ def apparent_power(real_power: float, power_factor: float) -> float:
     .. math:: S = P / PF
 
     :math:`PF` is the true power factor (displacement and distortion). Modern GPU power
-    supplies reach PF >= 0.95; 0.95 is the conservative default of domain.md §5.1. When
+    supplies reach PF >= 0.95; 0.95 is the project's conservative default
+    (docs/references.md#project-electrical-defaults). When
     :math:`P` is a DC/IT output, divide by the PSU efficiency first.
 
     References
     ----------
-    .. [1] domain.md §5.1 (textbook formula, **[S]**).
+    .. [1] IEEE Std 1459-2010 definitions (textbook formula; docs/references.md#ieee-1459).
 
     Examples
     --------
@@ -261,7 +265,7 @@ def real_power(apparent_power: float, power_factor: float) -> float:
 
     References
     ----------
-    .. [1] domain.md §5.1 (textbook formula, **[S]**).
+    .. [1] IEEE Std 1459-2010 definitions (textbook formula; docs/references.md#ieee-1459).
     """
     _require_non_negative(apparent_power, "apparent_power", "VA")
     _require_fraction(power_factor, "power_factor", allow_zero=True)
@@ -298,7 +302,7 @@ def continuous_capacity(rated_apparent_power: float, derating: float) -> float:
     References
     ----------
     .. [1] NFPA 70, National Electrical Code, 2023 ed., 210.20(A), 215.3, Art. 100.
-    .. [2] domain.md §5.2 and the "At 80 %" column of §5.3.
+    .. [2] docs/references.md#nec-210-20a (the 80 % rule and how the project applies it).
 
     Examples
     --------
@@ -343,11 +347,11 @@ def line_current(apparent_power: float, voltage: float, phases: int) -> float:
                           S / (\sqrt{3} \cdot V_{LL}) & \text{three phases} \end{cases}
 
     Three-phase: balanced load assumed; an unbalanced load puts more current on its heaviest
-    phase (domain.md §5.5).
+    phase (IEEE Std 1459-2010, unbalanced conditions).
 
     References
     ----------
-    .. [1] domain.md §5.1 (textbook formula, **[S]**).
+    .. [1] IEEE Std 1459-2010 definitions (textbook formula; docs/references.md#ieee-1459).
     """
     _require_non_negative(apparent_power, "apparent_power", "VA")
     _require_positive(voltage, "voltage", "V")
@@ -390,7 +394,8 @@ def load_per_feed(apparent_power: float, feeds_in_service: int) -> float:
 
     References
     ----------
-    .. [1] domain.md §5.4 (redundancy meaning).
+    .. [1] Uptime Institute, Tier Standard: Topology; 2N as the project judges it:
+       docs/references.md#redundancy-2n.
 
     Examples
     --------
@@ -434,7 +439,8 @@ def surviving_capacity(unit_capacities: Iterable[float], failed_units: int = 1) 
 
     References
     ----------
-    .. [1] domain.md §5.4 (N+1: "capacity with the largest unit removed >= load").
+    .. [1] N+1: "capacity with the largest unit removed >= load"
+       (docs/references.md#redundancy-2n).
 
     Examples
     --------

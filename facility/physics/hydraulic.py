@@ -5,8 +5,10 @@ volumetric flow [m³/s]. "Head" is expressed as a pressure [Pa], not as a height
 
 References
 ----------
-.. [1] domain.md §3.1 (pump affinity), §3.3 (effect of glycol), §3.4 (loop differential
-   pressure) and §4 (CDU available head) in /work/shared/reference.
+.. [1] F. M. White, *Fluid Mechanics*, 7th ed., McGraw-Hill, 2011, ch. 11 (pump affinity
+   laws). Effect of glycol, loop differential pressure and CDU available head:
+   docs/references.md (pump-affinity, energy-balance, resistancezero-cdu-checklist,
+   vertiv-xdu1350-sl-71309).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ __all__ = [
 # Exponent of the square law dP ∝ V̇²: Darcy–Weisbach with a constant friction factor, i.e.
 # fully turbulent (rough-pipe) flow and fittings/valves with constant loss coefficients. Smooth-pipe
 # turbulent flow follows ~1.75 (Blasius), laminar flow 1.0 (Hagen–Poiseuille). Textbook fluid
-# mechanics; the same square law underlies the pump affinity laws in domain.md §3.1.
+# mechanics; the same square law underlies the pump affinity laws (docs/references.md#pump-affinity).
 QUADRATIC_LAW_EXPONENT = 2.0
 
 
@@ -70,11 +72,12 @@ def pressure_drop_at_flow(
     change with flow. This is an approximation for screening; a vendor pressure-drop curve for
     the element, at the actual coolant, should be preferred whenever one exists. Valid only for
     the same fluid at a similar temperature as the design point: a more viscous coolant (PG25
-    has ~2× the viscosity of water at 35 °C, domain.md §3.3) raises the drop at equal flow.
+    has ~2× the viscosity of water at 35 °C, Melinder 2010) raises the drop at equal flow.
 
     References
     ----------
-    .. [1] domain.md §3.1 (pump affinity: head ∝ speed², flow ∝ speed) and §3.3.
+    .. [1] White, Fluid Mechanics, ch. 11 (pump affinity: head ∝ speed², flow ∝ speed);
+       docs/references.md#pump-affinity.
 
     Examples
     --------
@@ -120,7 +123,8 @@ def required_loop_head(rack_pressure_drop: float, piping_pressure_drop: float) -
 
     References
     ----------
-    .. [1] domain.md §3.4 (loop differential pressure 0.5–3.0 bar) and §4 (CDU available head).
+    .. [1] docs/references.md#resistancezero-cdu-checklist (loop differential pressure
+       0.5–3.0 bar) and #vertiv-xdu1350-sl-71309 (CDU available head).
 
     Examples
     --------

@@ -4,12 +4,15 @@ Pure functions on plain floats in canonical SI units: mass [kg], length [m], are
 volume [m³], density [kg/m³], force [N], pressure [Pa].
 
 These are screening loads for comparison with the floor's published ratings; structural
-sign-off needs the engineer of record (domain.md §6.3).
+sign-off needs the engineer of record (docs/references.md#ibm-floor-loading).
 
 References
 ----------
-.. [1] domain.md §6.1 (CISCA load definitions), §6.2 (IBM method) and §6.3 (worked loads) in
-   /work/shared/reference.
+.. [1] CISCA, Recommended Test Procedures for Access Floors (concentrated, uniform and
+   rolling load definitions); IBM, Power Systems site and hardware planning, "Floor
+   construction and floor loading" (slab and tile methods); ASCE/SEI 7-22 ch. 4 (live
+   loads). Notes and worked loads: docs/references.md (cisca-access-floors,
+   ibm-floor-loading, asce-7-22).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def filled_mass(empty_mass: float, coolant_volume: float, coolant_density: float
         Coolant volume held by the equipment, :math:`V_c` [m³]. Must be >= 0.
     coolant_density : float
         Coolant density at fill temperature, :math:`\rho_c` [kg/m³] (water ~998, PG25 ~1,019
-        at 20 °C, domain.md §3.2). Must be > 0.
+        at 20 °C, Melinder 2010; docs/references.md#melinder-2010). Must be > 0.
 
     Returns
     -------
@@ -76,7 +79,7 @@ def filled_mass(empty_mass: float, coolant_volume: float, coolant_density: float
 
     References
     ----------
-    .. [1] domain.md §6.3 (filled CDUs and manifold water must be added to floor loads).
+    .. [1] docs/references.md#asce-7-22 (filled CDUs and manifold water add to floor loads).
 
     Examples
     --------
@@ -148,11 +151,11 @@ def footprint_pressure(mass: float, width: float, depth: float) -> float:
     with :math:`g_n` = :data:`STANDARD_GRAVITY`. Assumes the weight is spread evenly over the
     rectangle of the footprint, without service clearances; the IBM method that adds half the
     clearance area and a floor/personnel allowance gives a lower, less conservative figure
-    (domain.md §6.2). The uniform-load rating of a raised floor is per 1 m² (CISCA, §6.1).
+    (IBM floor loading). The uniform-load rating of a raised floor is per 1 m² (CISCA).
 
     References
     ----------
-    .. [1] domain.md §6.3, "Worked loads" table (footprint columns).
+    .. [1] docs/references.md#ibm-floor-loading (worked footprint loads).
 
     Examples
     --------
@@ -190,11 +193,12 @@ def caster_load(mass: float, casters: int) -> float:
     floor with its centre of mass over the centroid of the casters, so they share equally.
     While a rack is rolled or tilted one caster can carry up to half of the rack's weight;
     IBM designs tiles for 1/3 of a rack (static) and 1/2 per caster during relocation
-    (domain.md §6.2), and two racks can each put a caster on one tile.
+    (IBM floor loading), and two racks can each put a caster on one tile.
 
     References
     ----------
-    .. [1] domain.md §6.1 (concentrated load), §6.2 (IBM tile rule), §6.3 ("Per foot" column).
+    .. [1] CISCA concentrated load; IBM, "Floor construction and floor loading" (tile rule);
+       docs/references.md#cisca-access-floors and #ibm-floor-loading.
 
     Examples
     --------
@@ -282,7 +286,8 @@ def zone_aggregate_pressure(total_mass: float, area: float) -> float:
 
     References
     ----------
-    .. [1] domain.md §6.3 (design live loads for halls).
+    .. [1] ASCE/SEI 7-22 ch. 4 (live loads); hall ratings are practitioner figures,
+       docs/references.md#asce-7-22.
 
     Examples
     --------

@@ -4,7 +4,8 @@ Vendor data sheets give curves as a handful of points (flow against supply tempe
 pressure drop against flow, capacity against approach temperature). Between two published
 points the checker interpolates linearly; outside the published range it refuses, because the
 vendor has made no statement there and a straight-line guess can be badly wrong (the Lenovo
-GB300 flow table rises from 119 to 177 L/min over its last 5 K, domain.md §1.1).
+GB300 flow table rises from 119 to 177 L/min over its last 5 K, Lenovo LP2357 Table 27;
+docs/references.md#lenovo-lp2357).
 
 Pure functions on plain floats; units are whatever the caller's table uses.
 """
@@ -74,7 +75,7 @@ def interpolate_linear(x: float, xs: Sequence[float], ys: Sequence[float]) -> fl
 
     Examples
     --------
-    Lenovo GB300 NVL72 rack flow against supply temperature (domain.md §1.1): 89 L/min at
+    Lenovo GB300 NVL72 rack flow against supply temperature (LP2357 Table 27): 89 L/min at
     35 °C and 119 L/min at 40 °C, so at 37.5 °C the flow is (89 + 119) / 2 = 104 L/min.
 
     >>> interpolate_linear(37.5, [25.0, 30.0, 35.0, 40.0, 45.0], [59.0, 71.0, 89.0, 119.0, 177.0])

@@ -11,8 +11,10 @@ References
 ----------
 .. [1] ASHRAE TC 9.9, "Thermal Guidelines for Data Processing Environments", 5th ed., 2021,
    liquid-cooling classes W17–W+.
-.. [2] domain.md §2.1 (W classes), §3.4 (approach and loop ΔT) and §4 (CDU capacity at a
-   rated approach) in /work/shared/reference.
+.. [2] Vertiv, CoolChip CDU family data sheet SL-80005 (capacity at a rated 4 K approach);
+   CoolIT CHx2000 product page (5 K approach). Notes on the W classes, approach, loop ΔT
+   and CDU capacity: docs/references.md (ashrae-liquid-classes, vertiv-coolchip-sl-80005,
+   resistancezero-cdu-checklist).
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ ABSOLUTE_ZERO = -273.15
 
 # ASHRAE TC 9.9 liquid-cooling classes: maximum facility water supply temperature [degC].
 # 5th edition (2021) naming; every class has a 2 °C lower bound. W+ is "> 45 °C" with no upper
-# limit. Values as tabulated in domain.md §2.1 (confidence M; class names per ASHRAE, max
-# temperatures via repo baguspermana7-cpu/bfrfranco.github.io js/cdu-model.js and Lenovo guides).
+# limit. Class names per ASHRAE; maximum temperatures read from secondary summaries of the
+# standard and Lenovo product guides (confidence M; docs/references.md#ashrae-liquid-classes).
 W_CLASS_MAX_SUPPLY_TEMPERATURE = MappingProxyType(
     {
         "W17": 17.0,
@@ -51,7 +53,8 @@ W_CLASS_MAX_SUPPLY_TEMPERATURE = MappingProxyType(
 )
 
 # Newer "S" spellings of the same classes ("ASHRAE S45, formerly W45", Lenovo GB200 NVL4 product
-# guide via curated index; domain.md §2.1, confidence L). Mapped onto the W names.
+# guide, as transcribed; confidence L; docs/references.md#ashrae-liquid-classes). Mapped onto
+# the W names.
 _S_CLASS_ALIASES = MappingProxyType(
     {"S" + name[1:]: name for name in W_CLASS_MAX_SUPPLY_TEMPERATURE}
 )
@@ -114,7 +117,7 @@ def w_class_max_supply_temperature(name: str) -> float:
     ----------
     .. [1] ASHRAE TC 9.9, "Thermal Guidelines for Data Processing Environments", 5th ed.,
        2021 (liquid classes).
-    .. [2] domain.md §2.1 (table and the "S" spelling).
+    .. [2] docs/references.md#ashrae-liquid-classes (the table and the "S" spelling).
 
     Examples
     --------
@@ -160,11 +163,12 @@ def tcs_supply_temperature(facility_supply_temperature: float, approach: float) 
 
     Liquid-to-liquid CDU at steady state; the approach is the rated one only at the rated heat
     load and flows (it grows with load). The TCS supply must also stay above the room dew point
-    plus 2–3 K (domain.md §3.4).
+    plus 2–3 K (docs/references.md#resistancezero-cdu-checklist).
 
     References
     ----------
-    .. [1] domain.md §2.1 (note: W32 plant + 4 K approach ≈ 36 °C at the racks) and §3.4.
+    .. [1] docs/references.md#ashrae-liquid-classes (a W32 plant + 4 K approach ≈ 36 °C at
+       the racks) and #vertiv-coolchip-sl-80005 (rated approach).
 
     Examples
     --------
@@ -199,11 +203,12 @@ def return_temperature(supply_temperature: float, temperature_rise: float) -> fl
 
     Steady state, all heat picked up by the loop at the stated rise (a design rise, or the
     rise from :math:`\Delta T = Q / (\rho \dot V c_p)` at the actual flow). Typical TCS rise is
-    8–12 K (domain.md §3.4).
+    8–12 K (docs/references.md#resistancezero-cdu-checklist).
 
     References
     ----------
-    .. [1] domain.md §3.1 (Q = ṁ·cp·ΔT) and §3.4 (loop ΔT band).
+    .. [1] Steady-flow energy balance Q = ṁ·cp·ΔT (docs/references.md#energy-balance); loop
+       ΔT band: docs/references.md#resistancezero-cdu-checklist.
 
     Examples
     --------
@@ -243,7 +248,7 @@ def cdu_capacity_at_approach(
 
         Q = Q_{rated} \cdot \min\left(1,\ \max\left(0,\ \frac{ATD}{ATD_{rated}}\right)\right)
 
-    **Approximation** (domain.md §4, confidence L–M): for a fixed heat exchanger and fixed
+    **Approximation** (the project's, confidence L–M): for a fixed heat exchanger and fixed
     flows, the heat transferred scales roughly with the available temperature difference.
     Replace it with the vendor's derating curve for the actual unit and coolant as soon as one
     is available. Deliberate limits:
@@ -256,8 +261,9 @@ def cdu_capacity_at_approach(
 
     References
     ----------
-    .. [1] domain.md §4, last paragraph (capacity at a rated approach and coolant).
-    .. [2] Vertiv CoolChip CDU family data sheet SL-80005 (ratings at 4 K ATD), via domain.md §4.
+    .. [1] docs/references.md#vertiv-coolchip-sl-80005 (capacity at a rated approach and
+       coolant; the scaling is the project's approximation, not a vendor curve).
+    .. [2] Vertiv CoolChip CDU family data sheet SL-80005 (ratings at 4 K ATD).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Hall B3 (../shared/scenarios/hall-b3.md) gives exactly the verdicts of its hand calculation.
+"""Hall B3 (examples/hall-b3.yaml) gives exactly the verdicts of its hand calculation.
 
 Every figure below is worked by hand in the scenario; comments repeat the arithmetic.
 """
