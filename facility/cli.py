@@ -6,6 +6,7 @@ file, line and field, and no traceback).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import json
@@ -251,21 +252,24 @@ def check(
         ),
     ] = None,
     fail_on: Annotated[
-        FailOn,
+        FailOn | None,
         typer.Option(
-            help="Exit 1 when a check fails at or above this severity. A verdict of "
-            "INCOMPLETE (an error-severity check could not be evaluated) also exits 1, "
-            "unless --no-fail-on-incomplete; 'never' always exits 0."
+            help="Exit 1 when a check fails at or above this severity (default: error). A "
+            "verdict of INCOMPLETE (an error-severity check could not be evaluated) also exits "
+            "1, unless --no-fail-on-incomplete; 'never' always exits 0.",
+            show_default=False,
         ),
-    ] = FailOn.error,
+    ] = None,
     fail_on_incomplete: Annotated[
-        bool,
+        bool | None,
         typer.Option(
             "--fail-on-incomplete/--no-fail-on-incomplete",
             help="Exit 1 when an error-severity check could not be evaluated (verdict "
-            "INCOMPLETE). --no-fail-on-incomplete accepts it: the reports still say so.",
+            "INCOMPLETE; the default). --no-fail-on-incomplete accepts it: the reports still "
+            "say so.",
+            show_default=False,
         ),
-    ] = True,
+    ] = None,
     profile: Annotated[
         str | None,
         typer.Option(
@@ -295,15 +299,55 @@ def check(
         ),
     ] = None,
     lang: Annotated[
-        Language,
+        Language | None,
         typer.Option(
             "--lang",
             help="Language of the reports people read (text, HTML, Markdown), of the rule "
-            "titles and messages in SARIF and JUnit, and of the error messages. JSON stays as "
-            "it is.",
+            "titles and messages in SARIF and JUnit, and of the error messages (default: en). "
+            "JSON stays as it is.",
+            show_default=False,
         ),
-    ] = Language.en,
-    show_passed: Annotated[bool, typer.Option(help="List passing checks too (text).")] = False,
+    ] = None,
+    show_passed: Annotated[
+        bool | None,
+        typer.Option(
+            "--show-passed/--no-show-passed",
+            help="List passing checks too (text).",
+            show_default=False,
+        ),
+    ] = None,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--select",
+            help="Run only the profile's rules these patterns match: codes (PWR-003), prefixes "
+            "(PWR, PWR-00) or globs (LIQ-01*), any case, comma-separated or repeated. The "
+            "reports name every rule left out.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Leave out the profile's rules these patterns match (as --select). The "
+            "reports name every rule left out.",
+            show_default=False,
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Read this configuration file (facility.toml, or a pyproject.toml's "
+            "[tool.facility]) instead of the one found from the site file's directory up.",
+            show_default=False,
+        ),
+    ] = None,
+    isolated: Annotated[
+        bool,
+        typer.Option("--isolated", help="Read no configuration file."),
+    ] = False,
     with_failures: Annotated[
         bool,
         typer.Option(
@@ -314,32 +358,110 @@ def check(
         ),
     ] = False,
 ) -> None:
-    """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input."""
+    """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input.
+
+    Settings not given here come from facility.toml or [tool.facility] in a pyproject.toml,
+    found from the site file's directory upwards (see docs/configuration.md).
+    """
     from facility.i18n import using_language
 
+    given = _CheckOptions(
+        site=site,
+        formats=[f.value for f in output_format or []],
+        outputs=list(output or []),
+        fail_on=fail_on,
+        fail_on_incomplete=fail_on_incomplete,
+        profile=profile,
+        rules=list(rules or []),
+        waivers=list(waivers or []),
+        generated_at=generated_at,
+        lang=lang,
+        show_passed=show_passed,
+        select=list(select or []),
+        ignore=list(ignore or []),
+    )
+    # Messages about the configuration file are in the language of the command line.
+    with using_language((lang or Language.en).value):
+        options = _configured(given, config, isolated)
     # The language of the reports is also that of this run's messages (errors in the input).
-    with using_language(lang.value):  # (--failures: kept for old scripts, nothing to do)
-        _check(
-            site, output_format, output, fail_on, profile, rules, waivers, generated_at, lang,
-            show_passed, fail_on_incomplete,
-        )  # fmt: skip
+    with using_language(options.language.value):  # (--failures: kept for old scripts)
+        _check(options)
 
 
-def _check(
-    site: Path,
-    output_format: list[OutputFormat] | None,
-    output: list[Path] | None,
-    fail_on: FailOn,
-    profile: str | None,
-    rules: list[Path] | None,
-    waivers: list[Path] | None,
-    generated_at: str | None,
-    lang: Language,
-    show_passed: bool,
-    fail_on_incomplete: bool = True,
-) -> None:
+@dataclasses.dataclass(slots=True)
+class _CheckOptions:
+    """The options of ``facility check``; None (or empty) where not given."""
+
+    site: Path
+    formats: list[str]
+    outputs: list[Path]
+    fail_on: FailOn | None
+    fail_on_incomplete: bool | None
+    profile: str | None
+    rules: list[Path]
+    waivers: list[Path]
+    generated_at: str | None
+    lang: Language | None
+    show_passed: bool | None
+    select: list[str]
+    ignore: list[str]
+    select_patterns: list[Any] = dataclasses.field(default_factory=list)
+    ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
+    config_file: Path | None = None
+
+    @property
+    def language(self) -> Language:
+        return self.lang or Language.en
+
+
+def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _CheckOptions:
+    """The options with what the command line left unset taken from the configuration file
+    (``--config``, else the one found from the site's directory; none with ``--isolated``);
+    exits 2 on a bad configuration file."""
+    from facility.config import discover, read_config
+    from facility.engine.selection import patterns
+    from facility.i18n import _
+    from facility.model.source import InputError
+
+    if config is not None and isolated:
+        _error(_("--config and --isolated exclude each other"))
+        raise typer.Exit(code=2)
+    path = None if isolated else config or discover(given.site)
+    options = dataclasses.replace(given)
+    options.select_patterns = patterns(given.select, "--select")
+    options.ignore_patterns = patterns(given.ignore, "--ignore")
+    if path is None:
+        return options
+    try:
+        file = read_config(path)
+    except InputError as error:
+        raise _fail_input(error) from None
+    options.config_file = path
+    if options.fail_on is None and file.fail_on is not None:
+        options.fail_on = FailOn(file.fail_on)
+    if options.lang is None and file.lang is not None:
+        options.lang = Language(file.lang)
+    if options.fail_on_incomplete is None:
+        options.fail_on_incomplete = file.fail_on_incomplete
+    if options.show_passed is None:
+        options.show_passed = file.show_passed
+    options.profile = options.profile or file.profile
+    options.rules = options.rules or list(file.rules or [])
+    options.waivers = options.waivers or list(file.waivers or [])
+    if not options.formats and not options.outputs:  # the two go in pairs: both or neither
+        options.formats = list(file.format or [])
+        options.outputs = list(file.output or [])
+    if not given.select and file.select:
+        options.select_patterns = patterns(file.select, f"{file.where('select')}: select")
+    if not given.ignore and file.ignore:
+        options.ignore_patterns = patterns(file.ignore, f"{file.where('ignore')}: ignore")
+    return options
+
+
+def _check(options: _CheckOptions) -> None:
     from facility.engine.evaluate import default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.engine.selection import SelectionError
     from facility.engine.waivers import read_waivers
     from facility.i18n import _
     from facility.messages import message_of
@@ -349,9 +471,11 @@ def _check(
     from facility.report.outputs import format_for, render_pieces
     from facility.report.write import write_all_atomically
 
-    moment = _generated_at(generated_at)
-    formats = [f.value for f in output_format or []]
-    outputs = output or []
+    site, rules, waivers, lang = options.site, options.rules, options.waivers, options.language
+    show_passed = bool(options.show_passed)
+    moment = _generated_at(options.generated_at)
+    formats = options.formats
+    outputs = options.outputs
     if len(formats) > len(outputs) + 1:
         _error(_("more --format options than --output files (plus one for stdout)"))
         raise typer.Exit(code=2)
@@ -366,20 +490,28 @@ def _check(
             raise typer.Exit(code=2)
         jobs.append((path, fmt))
     stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
-    inputs = (site, *(waivers or []))
+    config_files = [options.config_file] if options.config_file is not None else []
+    inputs = (site, *waivers, *config_files)
     problem: InputError | OSError | ValueError | None = None
     with Progress() as progress:  # a line on stderr, if it is a terminal and this takes > 1 s
         try:
             progress.phase(_("loading %(file)s") % {"file": site})
             loaded = load_site(site)
             ruleset = load_rules(
-                [bundled_rules_dir(), *(rules or [])], profile or default_profile(loaded)
+                [bundled_rules_dir(), *rules],
+                options.profile or default_profile(loaded),
+                select=options.select_patterns,
+                ignore=options.ignore_patterns,
             )
             waiver_list = list(loaded.waivers)
-            for path in waivers or []:
+            for path in waivers:
                 waiver_list += read_waivers(path)
         except InputError as error:
             problem = error
+        except SelectionError as error:
+            for text in error.problems:
+                _error(text)
+            raise typer.Exit(code=2) from None
         if problem is None:
             from facility.check import run_check
 
@@ -417,7 +549,8 @@ def _check(
                 shown = render(stdout_format)  # a string, or pieces made as they are printed
                 write_all_atomically(
                     [(path, functools.partial(render, fmt, path)) for path, fmt in jobs],
-                    # never over a file the run read: site, bases, waivers, rules, profiles
+                    # never over a file the run read: site, bases, waivers, rules, profiles,
+                    # the configuration file
                     protected=(
                         *inputs,
                         *(Path(layer.file) for layer in loaded.layers),
@@ -434,6 +567,8 @@ def _check(
     for piece in [shown] if isinstance(shown, str) else shown:
         sys.stdout.write(piece)
     sys.stdout.flush()
+    fail_on = options.fail_on or FailOn.error
+    fail_on_incomplete = options.fail_on_incomplete is not False
     if _fails(result, fail_on, fail_on_incomplete):
         raise typer.Exit(code=1)
 

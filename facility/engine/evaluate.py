@@ -55,6 +55,7 @@ def _audit(
             "thermal_power_basis": ruleset.assumptions.thermal_power_basis,
             "continuous_load_derating": f"{site.conventions.continuous_load_derating:g}",
         },
+        selection=ruleset.selection,
     )
     all_scopes = scopes()
     for done, rule in enumerate(ruleset.rules, 1):

@@ -11,6 +11,7 @@ from facility.model.source import Location
 if TYPE_CHECKING:
     from facility.engine.account import Account
     from facility.engine.coverage import Coverage
+    from facility.engine.selection import Selection
 
 Status = Literal["fail", "pass", "not_evaluated", "waived"]
 Verdict = Literal["ready", "ready-with-warnings", "incomplete", "not-ready"]
@@ -54,6 +55,7 @@ class AuditResult:
     findings: list[Finding] = field(default_factory=list)
     account: Account | None = None  # where the racks' load, heat and mass land
     coverage: Coverage | None = None  # what was judged, not evaluated, not modelled
+    selection: Selection | None = None  # the profile's rules --select / --ignore left out
 
     @property
     def verdict(self) -> Verdict:

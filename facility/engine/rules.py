@@ -14,6 +14,7 @@ audit-wide assumptions (the power bases).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,6 +30,7 @@ from facility.engine.expression import (
     kind_type,
 )
 from facility.engine.quantities import Assumptions, catalogue
+from facility.engine.selection import Pattern, Selection, select_rules
 from facility.messages import Message, message_of
 from facility.model.base import Strict
 from facility.model.errors import unknown_field, validation_message
@@ -152,6 +154,7 @@ class RuleSet:
     assumptions: Assumptions
     version: str  # sha256 over the profile files and the rule files in effect, shortened
     sources: list[str] = field(default_factory=list)
+    selection: Selection | None = None  # what --select / --ignore left out (None: nothing)
 
     def by_code(self, code: str) -> Rule | None:
         for rule in self.rules:
@@ -247,11 +250,18 @@ def load_rules(
     directories: list[Path] | None = None,
     profile: str = "supernode",
     profile_dirs: list[Path] | None = None,
+    *,
+    select: Sequence[Pattern] = (),
+    ignore: Sequence[Pattern] = (),
 ) -> RuleSet:
-    """Load rule files from ``directories`` (the bundled ones by default) under ``profile``.
+    """Load rule files from ``directories`` (the bundled ones by default) under ``profile``,
+    then keep the profile's rules that ``select`` matches (all when empty) and leave out
+    those ``ignore`` matches (:mod:`facility.engine.selection`; the rules version covers
+    the rules kept).
 
     Raises InputError listing every problem: syntax, unknown names, dimension mismatches,
-    duplicate codes, unknown profile or rule codes in the profile.
+    duplicate codes, unknown profile or rule codes in the profile; SelectionError when a
+    pattern matches none of the profile's rules.
     """
     loader = _Loader()
     dirs = directories if directories is not None else [bundled_rules_dir()]
@@ -325,9 +335,21 @@ def load_rules(
 
     rules: list[Rule] = []
     in_effect = {source.file for _, source in profiles}
+    in_profile = [
+        spec.code
+        for spec, _ in specs
+        if (settings["select"] == "all" or spec.code in settings["select"])
+        and spec.code not in settings["ignore"]
+    ]
+    kept, selection = select_rules(
+        in_profile,
+        select,
+        ignore,
+        profile=profiles[-1][0].name,
+        other_codes=sorted(known - set(in_profile)),
+    )
     for spec, source in specs:
-        selected = settings["select"] == "all" or spec.code in settings["select"]
-        if not selected or spec.code in settings["ignore"]:
+        if spec.code not in kept:
             continue
         in_effect.add(source.file)
         rule = _check_rule(loader, spec, source, settings)
@@ -344,6 +366,7 @@ def load_rules(
         assumptions,
         loader.version([f for f in loader.read_bytes if f in in_effect]),
         loader.sources,
+        selection,
     )
 
 

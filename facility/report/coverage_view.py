@@ -29,7 +29,39 @@ MAX_REASONS = 2  # distinct reasons shown per rule there
 
 
 def verdict_sentence(result: AuditResult) -> str:
-    """What the verdict means for this site, naming what could not be evaluated."""
+    """What the verdict means for this site, naming what could not be evaluated; first,
+    the profile's rules that --select / --ignore left out, when any were."""
+    text = _verdict_sentence(result)
+    left_out = selection_sentence(result)
+    return _then(left_out, text) if left_out else text
+
+
+MAX_DESELECTED = 10  # rule codes the verdict sentence names; the JSON result lists them all
+
+
+def selection_sentence(result: AuditResult) -> str:
+    """'Verdict with 3 rules of profile supernode left out by --select/--ignore, not run:
+    …' — or '' when the run kept every rule of its profile."""
+    selection = result.selection
+    if selection is None or not selection.deselected:
+        return ""
+    codes = list(selection.deselected)
+    shown = list_separator().join(codes[:MAX_DESELECTED])
+    if len(codes) > MAX_DESELECTED:
+        shown = _("%(list)s and %(n)s more") % {
+            "list": shown,
+            "n": f"{len(codes) - MAX_DESELECTED:,}",
+        }
+    return ngettext(
+        "Verdict with %(n)s rule of profile %(profile)s left out by --select/--ignore, "
+        "not run: %(list)s.",
+        "Verdict with %(n)s rules of profile %(profile)s left out by --select/--ignore, "
+        "not run: %(list)s.",
+        len(codes),
+    ) % {"n": f"{len(codes):,}", "profile": result.profile, "list": shown}
+
+
+def _verdict_sentence(result: AuditResult) -> str:
     coverage = result.coverage
     failing = {"error": 0, "warning": 0}
     for f in result.findings:

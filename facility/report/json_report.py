@@ -95,6 +95,21 @@ def _result_head(result: AuditResult) -> dict[str, Any]:
         "counts": {**counts, "failing_by_severity": failing},
         "account": account_json(result.account),
         "coverage": coverage_json(result.coverage),
+        **_selection_json(result),
+    }
+
+
+def _selection_json(result: AuditResult) -> dict[str, Any]:
+    """``selection``, only when --select / --ignore were given (docs/json-result.md)."""
+    selection = result.selection
+    if selection is None:
+        return {}
+    return {
+        "selection": {
+            "select": list(selection.select),
+            "ignore": list(selection.ignore),
+            "deselected": list(selection.deselected),
+        }
     }
 
 
