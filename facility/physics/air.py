@@ -6,8 +6,8 @@ volumetric airflow [m³/s], density [kg/m³], specific heat [J/(kg·K)], fractio
 References
 ----------
 .. [1] ASHRAE Handbook — Fundamentals, 2021, ch. 1, Psychrometrics (dry-air specific heat,
-   standard air); steady-flow energy balance. Notes: docs/references.md (ashrae-fundamentals-ch1,
-   energy-balance).
+   standard air); steady-flow energy balance. Notes: docs/references.md#ashrae-fundamentals-ch1,
+   docs/references.md#energy-balance.
 """
 
 from __future__ import annotations

@@ -46,7 +46,8 @@ References
    1,2-ethanediol at 20 °C).
 .. [6] Steady-flow energy balance, e.g. F. P. Incropera et al., *Fundamentals of Heat and
    Mass Transfer*, 7th ed., Wiley, 2011, §1.3. Property table, heat balance and glycol
-   effect as the project uses them: docs/references.md (energy-balance, melinder-2010).
+   effect as the project uses them: docs/references.md#energy-balance,
+   docs/references.md#melinder-2010.
 .. [7] Dow, DOWFROST LC 25 Heat Transfer Fluid, product data (docs/references.md#dow-dowfrost-lc25).
 """
 
@@ -404,7 +405,8 @@ def viscosity(fluid: str, mass_fraction: float, temperature: float) -> float:
 
     Assumes a Newtonian liquid at atmospheric pressure. Viscosity drives pressure drop and
     pump power; glycols raise it about twofold at data-centre loop temperatures
-    (docs/references.md#energy-balance). The water fit is within about 0.55 % of IAPWS 2008 over 10–60 °C.
+    (docs/references.md#energy-balance). The water fit is within about 0.55 % of IAPWS 2008 over
+    10–60 °C.
     Commercial fluids can differ more than that: Dow's own editions for DOWFROST LC 25
     differ by ~14 % at 40 °C (docs/references.md#dow-dowfrost-lc25).
 

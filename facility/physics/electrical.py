@@ -13,7 +13,8 @@ References
 .. [3] IEEE Std 1459-2010, Definitions for the Measurement of Electric Power Quantities
    Under Sinusoidal, Nonsinusoidal, Balanced, or Unbalanced Conditions (S = √3·V_LL·I,
    P = S·PF). The longer notes, PDU capacities and the meaning of 2N and N+1:
-   docs/references.md (ieee-1459, nec-210-20a, project-electrical-defaults, redundancy-2n).
+   docs/references.md#ieee-1459, docs/references.md#nec-210-20a,
+   docs/references.md#project-electrical-defaults, docs/references.md#redundancy-2n.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ References
 ----------
 .. [1] F. M. White, *Fluid Mechanics*, 7th ed., McGraw-Hill, 2011, ch. 11 (pump affinity
    laws). Effect of glycol, loop differential pressure and CDU available head:
-   docs/references.md (pump-affinity, energy-balance, resistancezero-cdu-checklist,
-   vertiv-xdu1350-sl-71309).
+   docs/references.md#pump-affinity, docs/references.md#energy-balance,
+   docs/references.md#resistancezero-cdu-checklist, docs/references.md#vertiv-xdu1350-sl-71309.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ __all__ = [
 # Exponent of the square law dP ∝ V̇²: Darcy–Weisbach with a constant friction factor, i.e.
 # fully turbulent (rough-pipe) flow and fittings/valves with constant loss coefficients. Smooth-pipe
 # turbulent flow follows ~1.75 (Blasius), laminar flow 1.0 (Hagen–Poiseuille). Textbook fluid
-# mechanics; the same square law underlies the pump affinity laws (docs/references.md#pump-affinity).
+# mechanics; the same square law underlies the pump affinity laws
+# (docs/references.md#pump-affinity).
 QUADRATIC_LAW_EXPONENT = 2.0
 
 
@@ -124,7 +125,7 @@ def required_loop_head(rack_pressure_drop: float, piping_pressure_drop: float) -
     References
     ----------
     .. [1] docs/references.md#resistancezero-cdu-checklist (loop differential pressure
-       0.5–3.0 bar) and #vertiv-xdu1350-sl-71309 (CDU available head).
+       0.5–3.0 bar) and docs/references.md#vertiv-xdu1350-sl-71309 (CDU available head).
 
     Examples
     --------

@@ -11,8 +11,8 @@ References
 .. [1] CISCA, Recommended Test Procedures for Access Floors (concentrated, uniform and
    rolling load definitions); IBM, Power Systems site and hardware planning, "Floor
    construction and floor loading" (slab and tile methods); ASCE/SEI 7-22 ch. 4 (live
-   loads). Notes and worked loads: docs/references.md (cisca-access-floors,
-   ibm-floor-loading, asce-7-22).
+   loads). Notes and worked loads: docs/references.md#cisca-access-floors,
+   docs/references.md#ibm-floor-loading, docs/references.md#asce-7-22.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def caster_load(mass: float, casters: int) -> float:
     References
     ----------
     .. [1] CISCA concentrated load; IBM, "Floor construction and floor loading" (tile rule);
-       docs/references.md#cisca-access-floors and #ibm-floor-loading.
+       docs/references.md#cisca-access-floors and docs/references.md#ibm-floor-loading.
 
     Examples
     --------

@@ -13,8 +13,8 @@ References
    liquid-cooling classes W17–W+.
 .. [2] Vertiv, CoolChip CDU family data sheet SL-80005 (capacity at a rated 4 K approach);
    CoolIT CHx2000 product page (5 K approach). Notes on the W classes, approach, loop ΔT
-   and CDU capacity: docs/references.md (ashrae-liquid-classes, vertiv-coolchip-sl-80005,
-   resistancezero-cdu-checklist).
+   and CDU capacity: docs/references.md#ashrae-liquid-classes,
+   docs/references.md#vertiv-coolchip-sl-80005, docs/references.md#resistancezero-cdu-checklist.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def tcs_supply_temperature(facility_supply_temperature: float, approach: float) 
     References
     ----------
     .. [1] docs/references.md#ashrae-liquid-classes (a W32 plant + 4 K approach ≈ 36 °C at
-       the racks) and #vertiv-coolchip-sl-80005 (rated approach).
+       the racks) and docs/references.md#vertiv-coolchip-sl-80005 (rated approach).
 
     Examples
     --------
