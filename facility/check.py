@@ -38,6 +38,7 @@ def run_check(
     generated_at: dt.datetime | None,
     lang: str = "en",
     progress: Callable[[str, int, int], None] | None = None,
+    baseline: tuple[str, dict[str, Any]] | None = None,
 ) -> ReportInput:
     """Check ``site`` under ``ruleset``: everything a report is made from.
 
@@ -45,7 +46,8 @@ def run_check(
     the age of evidence are judged on ``generated_at``'s date (None, a library call with no
     report date: ages are not evaluated, waivers expire against the current date; the
     command line always has one). ``progress(phase, done, total)`` follows the audit's
-    rules ("rules") and the failure scenarios ("failures")."""
+    rules ("rules") and the failure scenarios ("failures"). ``baseline``: (file, a previous
+    JSON result) to compare the findings with, after the waivers (``result.baseline``)."""
     today = generated_at.date() if generated_at is not None else None
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     # The audit finds no entity of the single_failure scope; the analysis leaves out every
@@ -71,4 +73,10 @@ def run_check(
     waiver_list = list(site.waivers) if waivers is None else waivers
     moment = generated_at or dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
     waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
+    if baseline is not None:
+        from facility.analysis.diff import against_baseline
+        from facility.report.json_report import result_json
+
+        file, previous = baseline
+        result.baseline = against_baseline(previous, result_json(result), file)
     return ReportInput(result, site, ruleset, waiver_report, moment, lang=lang, failures=failures)

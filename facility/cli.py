@@ -348,6 +348,23 @@ def check(
         bool,
         typer.Option("--isolated", help="Read no configuration file."),
     ] = False,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline",
+            help="A previous JSON result: exit 1 only for failing findings that are new or "
+            "worse (a more negative margin) than there; the known ones are shown as baselined.",
+            show_default=False,
+        ),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--write-baseline",
+            help="Also write this run's JSON result here, for a later --baseline.",
+            show_default=False,
+        ),
+    ] = None,
     with_failures: Annotated[
         bool,
         typer.Option(
@@ -379,6 +396,8 @@ def check(
         show_passed=show_passed,
         select=list(select or []),
         ignore=list(ignore or []),
+        baseline=baseline,
+        write_baseline=write_baseline,
     )
     # Messages about the configuration file are in the language of the command line.
     with using_language((lang or Language.en).value):
@@ -405,6 +424,8 @@ class _CheckOptions:
     show_passed: bool | None
     select: list[str]
     ignore: list[str]
+    baseline: Path | None = None
+    write_baseline: Path | None = None
     select_patterns: list[Any] = dataclasses.field(default_factory=list)
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
@@ -448,6 +469,7 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
     options.profile = options.profile or file.profile
     options.rules = options.rules or list(file.rules or [])
     options.waivers = options.waivers or list(file.waivers or [])
+    options.baseline = options.baseline or file.baseline
     if not options.formats and not options.outputs:  # the two go in pairs: both or neither
         options.formats = list(file.format or [])
         options.outputs = list(file.output or [])
@@ -489,9 +511,12 @@ def _check(options: _CheckOptions) -> None:
             )
             raise typer.Exit(code=2)
         jobs.append((path, fmt))
+    if options.write_baseline is not None:
+        jobs.append((options.write_baseline, "json"))
     stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
     config_files = [options.config_file] if options.config_file is not None else []
-    inputs = (site, *waivers, *config_files)
+    baseline_files = [options.baseline] if options.baseline is not None else []
+    inputs = (site, *waivers, *config_files, *baseline_files)
     problem: InputError | OSError | ValueError | None = None
     with Progress() as progress:  # a line on stderr, if it is a terminal and this takes > 1 s
         try:
@@ -506,6 +531,12 @@ def _check(options: _CheckOptions) -> None:
             waiver_list = list(loaded.waivers)
             for path in waivers:
                 waiver_list += read_waivers(path)
+            previous = None
+            if options.baseline is not None:
+                from facility.analysis.diff import read_result_file
+
+                progress.phase(_("loading %(file)s") % {"file": options.baseline})
+                previous = (str(options.baseline), read_result_file(options.baseline))
         except InputError as error:
             problem = error
         except SelectionError as error:
@@ -533,6 +564,7 @@ def _check(options: _CheckOptions) -> None:
                 generated_at=moment,
                 lang=lang.value,
                 progress=phase,
+                baseline=previous,
             )
             result = report.result
 
@@ -575,12 +607,21 @@ def _check(options: _CheckOptions) -> None:
 
 def _fails(result: Any, fail_on: FailOn, fail_on_incomplete: bool) -> bool:
     """Whether a check run exits 1: a failing check at or above ``fail_on``, or (unless
-    accepted) a verdict of incomplete. ``never`` never fails."""
+    accepted) a verdict of incomplete. ``never`` never fails. Against a baseline, only the
+    failing findings new or worse than there count, and an incomplete verdict only when an
+    error-severity check could not be evaluated that could be then."""
     if fail_on is FailOn.never:
         return False
-    failing = {f.severity for f in result.findings if f.status == "fail"}
+    baseline = result.baseline
+    counted = None if baseline is None else baseline.failing
+    failing = {
+        f.severity
+        for f in result.findings
+        if f.status == "fail" and (counted is None or f.id in counted)
+    }
     threshold = {"error"} if fail_on is FailOn.error else {"error", "warning"}
-    return bool(failing & threshold) or (fail_on_incomplete and result.verdict == "incomplete")
+    incomplete = result.verdict == "incomplete" and (baseline is None or bool(baseline.new_gaps))
+    return bool(failing & threshold) or (fail_on_incomplete and incomplete)
 
 
 def _speaks(command: Callable[..., None]) -> Callable[..., None]:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from facility.engine.findings import Baseline
 from facility.messages import Message
 from facility.model.errors import validation_message
 from facility.model.source import (
@@ -50,6 +51,7 @@ class DiffReport:
     status_changes: list[FindingChange] = field(default_factory=list)  # other status moves
     added: list[FindingChange] = field(default_factory=list)  # checks only in the new state
     removed: list[FindingChange] = field(default_factory=list)  # checks only in the old state
+    worse: list[FindingChange] = field(default_factory=list)  # failing on both, margin lower
 
 
 class _Quantity(BaseModel):
@@ -226,4 +228,47 @@ def diff_results(old: dict[str, Any], new: dict[str, Any]) -> DiffReport:
             report.status_changes.append(change)
         elif _margin(a) != _margin(b):
             report.changed.append(change)
+            if a_fail and _worse(b, a):
+                report.worse.append(change)
     return report
+
+
+def _worse(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
+    """Whether ``after``'s margin is more negative than ``before``'s (same unit; a margin in
+    another unit, or one that is now unknown, counts as worse: it cannot be shown not to be)."""
+    old, new = (before or {}).get("margin"), (after or {}).get("margin")
+    if old is None or old.get("value") is None:
+        return False  # nothing to be worse than
+    if new is None or new.get("value") is None or new.get("unit") != old.get("unit"):
+        return True
+    return bool(new["value"] < old["value"])
+
+
+def read_result_file(path: Path) -> dict[str, Any]:
+    """A JSON result (facility-result/1) from ``path``, checked; InputError otherwise."""
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise InputError([Problem(Location(str(path), 1, 1), "", Message("not a facility result"))])
+    return checked_result(data, path)
+
+
+def against_baseline(baseline: dict[str, Any], current: dict[str, Any], file: str) -> Baseline:
+    """The current result (JSON) against a baseline result: which failing findings are new
+    (not failing there) or worse (a more negative margin), and how many are known; which
+    error-severity checks are newly not evaluated. One comparison, :func:`diff_results`."""
+    report = diff_results(baseline, current)
+    new = tuple(c.id for c in report.new_failures)
+    worse = tuple(c.id for c in report.worse)
+    regressions = {*new, *worse}
+    known = sum(
+        1 for f in current["findings"] if f["status"] in FAILING and f["id"] not in regressions
+    )
+    before = {f["id"]: f["status"] for f in baseline["findings"]}
+    gaps = tuple(
+        f["id"]
+        for f in current["findings"]
+        if f["status"] == "not_evaluated"
+        and f.get("severity") == "error"
+        and before.get(f["id"]) != "not_evaluated"
+    )
+    return Baseline(file, new, worse, known, gaps)

@@ -44,6 +44,23 @@ class Finding:
         return f"{self.rule}:{self.entity_kind}:{self.entity_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """This run against a previous JSON result (``--baseline``, facility.analysis.diff):
+    the failing findings that are new or worse there fail the run; the others are known."""
+
+    file: str
+    new: tuple[str, ...]  # ids of failing findings that did not fail in the baseline
+    worse: tuple[str, ...]  # ids failing in both, with a more negative margin now
+    known: int  # failing findings now that are neither
+    new_gaps: tuple[str, ...] = ()  # error-severity checks not evaluated now, evaluated then
+
+    @property
+    def failing(self) -> set[str]:
+        """The ids that fail the run."""
+        return {*self.new, *self.worse}
+
+
 @dataclass(slots=True)
 class AuditResult:
     site_name: str
@@ -56,6 +73,7 @@ class AuditResult:
     account: Account | None = None  # where the racks' load, heat and mass land
     coverage: Coverage | None = None  # what was judged, not evaluated, not modelled
     selection: Selection | None = None  # the profile's rules --select / --ignore left out
+    baseline: Baseline | None = None  # against a previous result (--baseline)
 
     @property
     def verdict(self) -> Verdict:

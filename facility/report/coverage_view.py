@@ -33,7 +33,51 @@ def verdict_sentence(result: AuditResult) -> str:
     the profile's rules that --select / --ignore left out, when any were."""
     text = _verdict_sentence(result)
     left_out = selection_sentence(result)
-    return _then(left_out, text) if left_out else text
+    text = _then(left_out, text) if left_out else text
+    against = baseline_sentence(result)
+    return _then(text, against) if against else text
+
+
+MAX_BASELINE_NAMED = 10  # new or worse findings the sentence names; the JSON lists them all
+
+
+def baseline_sentence(result: AuditResult) -> str:
+    """What --baseline made of the failing findings: new or worse ones named (they fail the
+    run), known ones counted (they do not) — or '' without a baseline."""
+    baseline = result.baseline
+    if baseline is None:
+        return ""
+    known = ngettext(
+        "%(n)s failing finding is known from it (baselined) and does not fail the run.",
+        "%(n)s failing findings are known from it (baselined) and do not fail the run.",
+        baseline.known,
+    ) % {"n": f"{baseline.known:,}"}
+    regressions = sorted(baseline.failing)
+    if not regressions:
+        head = _("Against the baseline %(file)s: no failing finding is new or worse.") % {
+            "file": baseline.file
+        }
+    else:
+        named = list_separator().join(regressions[:MAX_BASELINE_NAMED])
+        if len(regressions) > MAX_BASELINE_NAMED:
+            named = _("%(list)s and %(n)s more") % {
+                "list": named,
+                "n": f"{len(regressions) - MAX_BASELINE_NAMED:,}",
+            }
+        head = ngettext(
+            "Against the baseline %(file)s: %(n)s failing finding is new or worse "
+            "(%(new)s new, %(worse)s worse): %(list)s.",
+            "Against the baseline %(file)s: %(n)s failing findings are new or worse "
+            "(%(new)s new, %(worse)s worse): %(list)s.",
+            len(regressions),
+        ) % {
+            "file": baseline.file,
+            "n": f"{len(regressions):,}",
+            "new": f"{len(baseline.new):,}",
+            "worse": f"{len(baseline.worse):,}",
+            "list": named,
+        }
+    return _then(head, known)
 
 
 MAX_DESELECTED = 10  # rule codes the verdict sentence names; the JSON result lists them all

@@ -96,6 +96,23 @@ def _result_head(result: AuditResult) -> dict[str, Any]:
         "account": account_json(result.account),
         "coverage": coverage_json(result.coverage),
         **_selection_json(result),
+        **_baseline_json(result),
+    }
+
+
+def _baseline_json(result: AuditResult) -> dict[str, Any]:
+    """``baseline``, only with --baseline (docs/json-result.md)."""
+    baseline = result.baseline
+    if baseline is None:
+        return {}
+    return {
+        "baseline": {
+            "file": baseline.file,
+            "known": baseline.known,
+            "new": list(baseline.new),
+            "worse": list(baseline.worse),
+            "new_not_evaluated": list(baseline.new_gaps),
+        }
     }
 
 
