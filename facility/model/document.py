@@ -9,6 +9,7 @@ from pydantic import Field
 from facility.model.base import Strict
 from facility.model.cluster import Cluster
 from facility.model.cooling import Cooling
+from facility.model.document_control import DocumentControl
 from facility.model.equipment import RackType
 from facility.model.fields import NotATruthValue, PositiveFraction
 from facility.model.floor import FloorZone, Room
@@ -24,6 +25,9 @@ class SiteInfo(Strict):
     location: str | None = None
     design_intent: str | None = Field(None, description="e.g. 'Tier III'")
     notes: str | None = None
+    document: DocumentControl | None = Field(
+        None, description="Document control: number, revision, status, history, signers"
+    )
 
 
 class Conventions(Strict):
