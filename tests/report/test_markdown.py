@@ -104,12 +104,15 @@ def test_the_report_has_verdict_counts_findings_details_not_evaluated_and_waiver
     headings = [line for line in b3_md.split("\n") if line.startswith("#")]
     assert headings[0] == "# Readiness report: Hall B3"
     for heading in (
-        "## Verdict: Not ready",
+        "## Verdict and counts",
         "## Key figures",
         "## Findings",
+        "## Single failures",
         "## Not evaluated",
         "## Waivers",
         "## Passed checks",
+        "## Assumptions and catalog figures",
+        "## Sign-off",
     ):
         assert heading in headings
     assert "#### PWR-003 — A rack PDU is overloaded after its rack's other side is lost" in headings
@@ -132,7 +135,7 @@ def test_the_tables_keep_their_columns(b3_md, small_ready):
 
 
 def test_the_findings_table_has_one_row_per_card(b3_md):
-    findings = next(t for t in table_rows(b3_md) if t[0][0].strip() == "Severity")
+    findings = next(t for t in table_rows(b3_md) if t[0][1].strip() == "Status")
     rules = [row[2].strip() for row in findings[2:]]
     # RED-001 ×4: its 20 single points of failure have 4 causes (a row-A rack side, CDU-A1 or
     # CDU-A2, CDU-B1, FW-1), one card each
@@ -145,4 +148,5 @@ def test_the_markdown_renders_as_intended(b3_md):
     markdown_it = pytest.importorskip("markdown_it")
     html = markdown_it.MarkdownIt("commonmark").enable("table").render(b3_md)
     assert html.count("<table>") == len(table_rows(b3_md))
-    assert "<h2>Verdict: Not ready</h2>" in html
+    assert "<h2>Verdict and counts</h2>" in html
+    assert "<strong>Verdict: Not ready</strong>" in html

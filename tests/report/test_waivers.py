@@ -76,6 +76,12 @@ def test_html_shows_the_waiver_with_owner_and_expiry(waived):
 def test_markdown_shows_the_waiver_with_owner_and_expiry(waived):
     md = render_markdown(waived)
     waivers = md[md.index("## Waivers") : md.index("## Passed checks")]
-    assert "| FLR-001 | B01 | 15.0 kPa | ≤ 12.0 kPa | J. Okafor | 2027-01-31 |" in waivers
+    waived = waivers[waivers.index("### Waived findings") : waivers.index("### Expired")]
+    assert "#### FLR-001 — " in waived  # the whole card, as in HTML
+    assert "- **Defined at hall-b3.yaml:117:** B01\n" in waived
+    assert (
+        "**Waived:** Accepted by J. Okafor until 2027-01-31: Spreader plates go under B01 "
+        "before it is filled. (ticket CHG-1042) — waiver at hall-b3.yaml:"
+    ) in waived
     assert "| expired | PWR-001 | A01 | M. Lee | 2026-06-30 |" in waivers
     assert "| stale | LIQ-001 | TCS-A | M. Lee | 2027-06-30 |" in waivers
