@@ -13,7 +13,7 @@ It sits above the engine, the analyses and the reports: it returns what a report
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from facility.analysis.failures import (
@@ -26,6 +26,7 @@ from facility.engine.coverage import coverage
 from facility.engine.evaluate import audit
 from facility.engine.rules import RuleSet
 from facility.engine.waivers import apply_waivers
+from facility.inputs import InputFile
 from facility.model.site import Site
 from facility.report.context import ReportInput
 
@@ -39,6 +40,7 @@ def run_check(
     lang: str = "en",
     progress: Callable[[str, int, int], None] | None = None,
     baseline: tuple[str, dict[str, Any]] | None = None,
+    input_files: Sequence[InputFile] = (),
 ) -> ReportInput:
     """Check ``site`` under ``ruleset``: everything a report is made from.
 
@@ -47,7 +49,9 @@ def run_check(
     report date: ages are not evaluated, waivers expire against the current date; the
     command line always has one). ``progress(phase, done, total)`` follows the audit's
     rules ("rules") and the failure scenarios ("failures"). ``baseline``: (file, a previous
-    JSON result) to compare the findings with, after the waivers (``result.baseline``)."""
+    JSON result) to compare the findings with, after the waivers (``result.baseline``).
+    ``input_files``: the files read besides the site and the rules (waiver files, the
+    configuration file), each with its SHA-256, for the sign-off and the JSON result."""
     today = generated_at.date() if generated_at is not None else None
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     # The audit finds no entity of the single_failure scope; the analysis leaves out every
@@ -79,4 +83,11 @@ def run_check(
 
         file, previous = baseline
         result.baseline = against_baseline(previous, result_json(result), file)
-    return ReportInput(result, site, ruleset, waiver_report, moment, lang=lang, failures=failures)
+    inputs = (
+        *(InputFile("site", layer.file, layer.sha256) for layer in site.layers),
+        *input_files,
+        *ruleset.files,
+    )
+    return ReportInput(
+        result, site, ruleset, waiver_report, moment, lang=lang, failures=failures, inputs=inputs
+    )

@@ -429,6 +429,7 @@ class _CheckOptions:
     select_patterns: list[Any] = dataclasses.field(default_factory=list)
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
+    config_sha256: str | None = None
 
     @property
     def language(self) -> Language:
@@ -458,6 +459,7 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
     except InputError as error:
         raise _fail_input(error) from None
     options.config_file = path
+    options.config_sha256 = file.sha256
     if options.fail_on is None and file.fail_on is not None:
         options.fail_on = FailOn(file.fail_on)
     if options.lang is None and file.lang is not None:
@@ -484,8 +486,9 @@ def _check(options: _CheckOptions) -> None:
     from facility.engine.evaluate import default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
     from facility.engine.selection import SelectionError
-    from facility.engine.waivers import read_waivers
+    from facility.engine.waivers import read_waiver_file
     from facility.i18n import _
+    from facility.inputs import InputFile
     from facility.messages import message_of
     from facility.model.load import load_site
     from facility.model.source import InputError
@@ -529,8 +532,15 @@ def _check(options: _CheckOptions) -> None:
                 ignore=options.ignore_patterns,
             )
             waiver_list = list(loaded.waivers)
+            input_files: list[InputFile] = []
             for path in waivers:
-                waiver_list += read_waivers(path)
+                read, digest = read_waiver_file(path)
+                waiver_list += read
+                input_files.append(digest)
+            if options.config_file is not None and options.config_sha256 is not None:
+                input_files.append(
+                    InputFile("config", str(options.config_file), options.config_sha256)
+                )
             previous = None
             if options.baseline is not None:
                 from facility.analysis.diff import read_result_file
@@ -565,6 +575,7 @@ def _check(options: _CheckOptions) -> None:
                 lang=lang.value,
                 progress=phase,
                 baseline=previous,
+                input_files=input_files,
             )
             result = report.result
 

@@ -17,6 +17,7 @@ positions: the line of a key is found in the text (:func:`_key_lines`).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import tomllib
 from collections.abc import Callable
@@ -55,6 +56,7 @@ class Config:
     show_passed: bool | None = None
     baseline: Path | None = None
     lines: dict[str, int] = field(default_factory=dict)  # key -> line, for later messages
+    sha256: str | None = None  # of the file's bytes as read
 
     def where(self, key: str) -> str:
         """``file:line`` of ``key`` (for a message about its value that only the run can
@@ -152,7 +154,8 @@ def _has_table(pyproject: Path) -> bool:
 def read_config(path: Path) -> Config:
     """Read one configuration file; InputError naming file, line and key for each problem."""
     file = str(path)
-    text = decode(read_bytes(path, limit=MAX_CONFIG_BYTES), file)
+    raw = read_bytes(path, limit=MAX_CONFIG_BYTES)
+    text = decode(raw, file)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -178,7 +181,11 @@ def read_config(path: Path) -> Config:
                 [Problem(Location(file, 1, 1), "", Message("no [tool.facility] table"))]
             )
     lines = _key_lines(text, "tool.facility" if in_pyproject else "")
-    config = Config(file=path, lines={k: lines.get(k, (1, 1))[0] for k in table})
+    config = Config(
+        file=path,
+        lines={k: lines.get(k, (1, 1))[0] for k in table},
+        sha256=hashlib.sha256(raw).hexdigest(),
+    )
     problems: list[Problem] = []
     for key, value in table.items():
         line, column = lines.get(key, (1, 1))

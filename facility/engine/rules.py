@@ -31,6 +31,7 @@ from facility.engine.expression import (
 )
 from facility.engine.quantities import Assumptions, catalogue
 from facility.engine.selection import Pattern, Selection, select_rules
+from facility.inputs import InputFile, Role
 from facility.messages import Message, message_of
 from facility.model.base import Strict
 from facility.model.errors import unknown_field, validation_message
@@ -155,6 +156,9 @@ class RuleSet:
     version: str  # sha256 over the profile files and the rule files in effect, shortened
     sources: list[str] = field(default_factory=list)
     selection: Selection | None = None  # what --select / --ignore left out (None: nothing)
+    # Every profile and rule file in effect, in the order read, with its bytes' SHA-256:
+    # what the report's sign-off and the JSON result list one by one.
+    files: list[InputFile] = field(default_factory=list)
 
     def by_code(self, code: str) -> Rule | None:
         for rule in self.rules:
@@ -192,11 +196,13 @@ class _Loader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
         self.read_bytes: dict[str, bytes] = {}  # file -> its name and bytes, as hashed
+        self.digests: dict[str, str] = {}  # file -> the SHA-256 of its bytes
         self.sources: list[str] = []
 
     def read(self, path: Path) -> tuple[Any, SourceMap]:
         data, source, raw = _read_rule_file(path)
         self.read_bytes[source.file] = path.name.encode() + b"\0" + raw
+        self.digests[source.file] = hashlib.sha256(raw).hexdigest()
         self.sources.append(str(path))
         return data, source
 
@@ -359,6 +365,17 @@ def load_rules(
         raise InputError(loader.problems)
     rules.sort(key=lambda r: r.code)
     assumptions = Assumptions(**settings["assumptions"])
+    profile_files = {source.file for _, source in profiles}
+    bundled = bundled_rules_dir()
+    files = []
+    for file in loader.read_bytes:
+        if file not in in_effect:
+            continue
+        path = Path(file)
+        inside = path.is_relative_to(bundled)
+        shown = f"rules/{path.relative_to(bundled).as_posix()}" if inside else file
+        role: Role = "profile" if file in profile_files else "rule"
+        files.append(InputFile(role, shown, loader.digests[file], bundled=inside))
     return RuleSet(
         rules,
         profiles[-1][0].name,
@@ -367,6 +384,7 @@ def load_rules(
         loader.version([f for f in loader.read_bytes if f in in_effect]),
         loader.sources,
         selection,
+        files,
     )
 
 

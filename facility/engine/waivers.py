@@ -11,6 +11,7 @@ Waivers live in the site file (``waivers:``) or in a separate file given with ``
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -18,6 +19,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from facility.engine.findings import AuditResult, Finding
+from facility.inputs import InputFile
 from facility.model.errors import unknown_field, validation_message
 from facility.model.source import (
     InputError,
@@ -51,12 +53,18 @@ class WaiverReport:
 
 def read_waivers(path: Path) -> list[tuple[Waiver, Location]]:
     """Waivers from a waiver file (``waivers: [...]``). Raises InputError."""
-    data, source, _ = read_document(path)
+    return read_waiver_file(path)[0]
+
+
+def read_waiver_file(path: Path) -> tuple[list[tuple[Waiver, Location]], InputFile]:
+    """The waivers of a waiver file, and the file with the SHA-256 of the bytes read."""
+    data, source, raw = read_document(path)
+    digest = InputFile("waivers", str(path), hashlib.sha256(raw).hexdigest())
     try:
         parsed = WaiverFile.model_validate(data)
     except ValidationError as exc:
         raise InputError(_problems(exc, source)) from None
-    return [(w, source.locate(("waivers", i))) for i, w in enumerate(parsed.waivers)]
+    return [(w, source.locate(("waivers", i))) for i, w in enumerate(parsed.waivers)], digest
 
 
 def _problems(exc: ValidationError, source: SourceMap) -> list[Problem]:

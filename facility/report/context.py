@@ -9,6 +9,7 @@ from facility.analysis.failures import FailureReport
 from facility.engine.findings import AuditResult
 from facility.engine.rules import RuleSet
 from facility.engine.waivers import WaiverReport
+from facility.inputs import InputFile
 from facility.model.site import Site
 
 
@@ -21,3 +22,6 @@ class ReportInput:
     generated_at: dt.datetime  # an input, never the clock inside a renderer: reports reproduce
     lang: str = "en"
     failures: FailureReport | None = None  # the single-failure analysis (None: not run)
+    # Every file that decided the verdict, with its SHA-256: site layers, waiver files, the
+    # configuration file, profiles and rule files (empty for a report built by hand).
+    inputs: tuple[InputFile, ...] = ()

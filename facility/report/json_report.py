@@ -275,6 +275,16 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
         data["site"]["layers"] = [
             {"file": layer.file, "sha256": layer.sha256} for layer in report.site.layers
         ]
+    if report.inputs:  # every file that decided the verdict, each with its SHA-256
+        data["inputs"] = [
+            {
+                "role": i.role,
+                "file": i.file,
+                "sha256": i.sha256,
+                **({"bundled": True} if i.bundled else {}),
+            }
+            for i in report.inputs
+        ]
     data["generated_at"] = report.generated_at.isoformat()
     data["waivers"] = [
         {
