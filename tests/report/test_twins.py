@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
@@ -81,8 +82,9 @@ def markdown_plain(markdown: str) -> str:
 def missing_from_markdown(report) -> list[str]:
     plain = markdown_plain(render_markdown(report))
     texts = dict.fromkeys(html_texts(render_html(report)))  # in order, once each
-    # A label ends in "." in HTML ("Requirement.") and in ":" in Markdown ("Requirement:").
-    return [t for t in texts if t.rstrip(".:") not in plain]
+    # A label ends in "." in HTML ("Requirement.") and in ":" in Markdown ("Requirement:");
+    # in Chinese in "。" and "：".
+    return [t for t in texts if t.rstrip(".:。：") not in plain]
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +99,10 @@ def waived_b3(tmp_path_factory):
 def test_the_markdown_shows_everything_the_html_shows(site, request):
     report = request.getfixturevalue(site)
     assert missing_from_markdown(report) == []
+
+
+def test_the_chinese_markdown_shows_everything_the_chinese_html_shows(waived_b3):
+    assert missing_from_markdown(replace(waived_b3, lang="zh-CN")) == []
 
 
 def test_a_layered_site_lists_every_file_and_its_hash_in_both():
