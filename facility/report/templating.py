@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from facility.printable import printable
 from facility.report.charts import floor_plan_svg, utilisation_svg
@@ -83,6 +84,20 @@ def _code(value: Any) -> MarkdownText:
 
 
 @cache
+def css_string(value: Any) -> Markup:
+    """``value`` as a quoted CSS string, safe inside a <style> element (which HTML does not
+    unescape): every character but letters, digits, spaces and plain punctuation is written
+    as a CSS escape (``\\22 `` for a quote, ``\\3c `` for <), so no text can end the string,
+    the rule or the element."""
+    out = []
+    for char in str(value):
+        if (char.isalnum() and char.isascii()) or char in " .,:;-_()/#+=·–—":
+            out.append(char)
+        else:
+            out.append(f"\\{ord(char):x} ")
+    return Markup('"' + "".join(out) + '"')
+
+
 def environment(kind: Kind, lang: str = DEFAULT_LANGUAGE) -> Environment:
     """The (cached) environment for ``kind`` reports in ``lang``."""
     html = kind == "html"
@@ -104,6 +119,7 @@ def environment(kind: Kind, lang: str = DEFAULT_LANGUAGE) -> Environment:
     if html:
         env.filters["utilisation_svg"] = utilisation_svg
         env.filters["floor_plan_svg"] = floor_plan_svg
+        env.filters["css_string"] = css_string
     else:
         env.filters["md"] = escape_markdown
         env.filters["code"] = _code

@@ -23,6 +23,7 @@ from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER, Rule, RuleText
 from facility.messages import localized
 from facility.model.cooling import FLUID_NAMES, Coolant
+from facility.model.document_control import DocumentControl
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
@@ -93,6 +94,36 @@ class Header:
     rules_version: str
     generated_at: str
     conventions: list[Item]
+    document: DocumentView | None = None  # site.document: document control
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionRow:
+    revision: str
+    date: str
+    description: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentView:
+    """Document control, as the cover, the sign-off and each printed page show it."""
+
+    number: str
+    revision: str
+    status: str  # the status word in the report's language
+    facts: list[Item]  # number, revision, status, organisation, prepared/checked/approved by
+    revisions: list[RevisionRow]
+    running: str  # the running header of each printed page: number, revision, status
+
+
+@dataclass(frozen=True, slots=True)
+class InputRow:
+    """A file that decided the verdict: its role, name and SHA-256."""
+
+    role: str
+    file: str
+    sha256: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +289,10 @@ class SignOff:
     tool: str
     # A layered site (extends:): every file in the order applied, each with its SHA-256.
     layers: list[Item] = field(default_factory=list)
+    # Every other file that decided the verdict: waiver and configuration files, profiles
+    # and rule files, each with its SHA-256.
+    inputs: list[InputRow] = field(default_factory=list)
+    signers: list[Item] = field(default_factory=list)  # discipline → name (role)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +337,7 @@ def build_view(report: ReportInput) -> ReportView:
         rules_version=ruleset.version,
         generated_at=report.generated_at.isoformat(),
         conventions=conventions,
+        document=_document(site.info.document),
     )
     waivers = []
     for record in report.waivers.records:
@@ -348,7 +384,7 @@ def build_view(report: ReportInput) -> ReportView:
         equipment=equipment,
         equipment_note=assumption_count(equipment),
         signoff=SignOff(
-            roles=[_("Prepared by"), _("Reviewed by"), _("Approved by")],
+            roles=_roles(site.info.document),
             verdict=verdict_word(result.verdict),
             site_name=site.info.name,
             input_file=site.file,
@@ -358,8 +394,92 @@ def build_view(report: ReportInput) -> ReportView:
             layers=[Item(layer.file, layer.sha256) for layer in site.layers]
             if len(site.layers) > 1
             else [],
+            inputs=[
+                InputRow(_input_role(i.role, i.bundled), i.file, i.sha256)
+                for i in report.inputs
+                if i.role != "site"
+            ],
+            signers=_signers(site.info.document),
         ),
     )
+
+
+_STATUS = {
+    "draft": lambda: _("Draft"),
+    "for-review": lambda: _("For review"),
+    "issued": lambda: _("Issued"),
+}
+_DISCIPLINE = {
+    "electrical": lambda: _("Electrical"),
+    "mechanical": lambda: _("Mechanical"),
+    "structural": lambda: _("Structural"),
+    "civil": lambda: _("Civil"),
+    "controls": lambda: _("Controls"),
+    "general": lambda: _("General"),
+}
+
+
+def _document(doc: DocumentControl | None) -> DocumentView | None:
+    if doc is None:
+        return None
+    status = _STATUS[doc.status]()
+    facts = [
+        Item(_("Document number"), doc.number),
+        Item(_("Revision"), doc.revision),
+        Item(_("Status"), status),
+    ]
+    for label, value in (
+        (_("Organisation"), doc.organisation),
+        (_("Prepared by"), doc.prepared_by),
+        (_("Checked by"), doc.checked_by),
+        (_("Approved by"), doc.approved_by),
+    ):
+        if value:
+            facts.append(Item(label, value))
+    rows = [
+        RevisionRow(r.revision, r.date.isoformat(), r.description, r.by or "")
+        for r in doc.revisions
+    ]
+    running = _("%(number)s, revision %(revision)s, %(status)s") % {
+        "number": doc.number,
+        "revision": doc.revision,
+        "status": status,
+    }
+    return DocumentView(doc.number, doc.revision, status, facts, rows, running)
+
+
+def _roles(doc: DocumentControl | None) -> list[str]:
+    """The sign-off's roles, each with its name when the document control gives one."""
+    roles = [
+        (_("Prepared by"), doc.prepared_by if doc else None),
+        (_("Reviewed by"), doc.checked_by if doc else None),
+        (_("Approved by"), doc.approved_by if doc else None),
+    ]
+    return [f"{label}: {name}" if name else label for label, name in roles]
+
+
+def _signers(doc: DocumentControl | None) -> list[Item]:
+    if doc is None:
+        return []
+    out = []
+    for signer in doc.signers:
+        name = signer.name + (f" ({signer.role})" if signer.role else "")
+        if signer.organisation:
+            name += f", {signer.organisation}"
+        out.append(Item(_DISCIPLINE[signer.discipline](), name))
+    return out
+
+
+def _input_role(role: str, bundled: bool) -> str:
+    words = {
+        "waivers": _("Waiver file"),
+        "config": _("Configuration file"),
+        "profile": _("Rule profile"),
+        "rule": _("Rule file"),
+        "baseline": _("Baseline"),
+    }
+    word = words.get(role, role)
+    return _("%(role)s (bundled)") % {"role": word} if bundled else word
 
 
 def _profile_description(description: str) -> str:

@@ -163,3 +163,47 @@ def test_the_single_failures_section_prints_whole(tmp_path: Path) -> None:
     assert "121.4 %" in matrix[0] and "82.8 %" in matrix[0] and "fail" in matrix[0].lower()
     assert any("9 Sign-off" in t for t in texts)
     shutil.copy(pdf, Path("/tmp/facility-screenshots") / "hall-b3-failures.pdf")
+
+
+def _pages(pdf: Path) -> list[str]:
+    pages = int(
+        re.search(
+            r"Pages:\s+(\d+)",
+            subprocess.run(
+                ["pdfinfo", str(pdf)], capture_output=True, text=True, check=True
+            ).stdout,
+        ).group(1)
+    )
+    return [
+        subprocess.run(
+            ["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(pdf), "-"],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        for n in range(1, pages + 1)
+    ]  # fmt: skip
+
+
+def assert_running_header_and_footer(pdf: Path, header: str, sha: str) -> int:
+    """Every printed page carries the header, the input hash and 'n / N'; returns N."""
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert "(A4)" in info  # A4 by default (@page size)
+    pages = _pages(pdf)
+    for n, text in enumerate(pages, start=1):
+        lines = [line for line in text.splitlines() if line.strip()]
+        assert header in lines[0] and f"SHA-256 {sha[:16]}" in lines[0], (n, lines[0])
+        assert lines[-1].rstrip().endswith(f"{n} / {len(pages)}"), (n, lines[-1])
+    return len(pages)
+
+
+def test_every_printed_page_has_the_running_header_footer_and_page_number(
+    hall_b3: Path, tmp_path: Path
+) -> None:
+    import hashlib
+
+    pdf = tmp_path / "hall-b3.pdf"
+    stderr, urls = run_chromium(
+        tmp_path, hall_b3, f"--print-to-pdf={pdf}", "--no-pdf-header-footer"
+    )
+    assert_offline(stderr, urls)
+    sha = hashlib.sha256((EXAMPLES / "hall-b3.yaml").read_bytes()).hexdigest()
+    assert assert_running_header_and_footer(pdf, "Hall B3", sha) > 5

@@ -122,3 +122,12 @@ def test_no_tofu_every_chinese_character_has_a_glyph(pdf: Path, hall_b3_zh: Path
     lacking = sorted(c for c in wide if ord(c) not in glyphs)
     assert not lacking, f"{CJK_FONT} has no glyph for {lacking}"
     assert "\ufffd" not in printed, "a replacement character in the printed text"
+
+
+def test_every_chinese_page_has_the_running_header_footer_and_page_number(pdf: Path) -> None:
+    import hashlib
+
+    from tests.browser.test_html_in_chromium import EXAMPLES, assert_running_header_and_footer
+
+    sha = hashlib.sha256((EXAMPLES / "hall-b3.yaml").read_bytes()).hexdigest()
+    assert assert_running_header_and_footer(pdf, "Hall B3", sha) > 5

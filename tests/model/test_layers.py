@@ -311,12 +311,14 @@ def test_reports_sign_off_every_layer_with_its_sha256(tmp_path):
     args = ["check", str(site), "-o", str(out), "-o", str(html), "--generated-at", "2026-01-01"]
     assert CliRunner().invoke(app, args).exit_code == 1
     layers = load_site(site).layers
-    tail = out.read_text(encoding="utf-8").splitlines()[-4:]
-    assert tail == [
+    lines = out.read_text(encoding="utf-8").splitlines()
+    at = lines.index(
         "That file extends other files. Every file of the site, in the order applied, with its "
-        "SHA-256:",
+        "SHA-256:"
+    )  # in the sign-off
+    assert lines[at + 1 : at + 2 + len(layers)] == [
         "",
-        *(f"- `{layer.file}`: `{layer.sha256}`" for layer in layers),
+        *(f"- {layer.file}: `{layer.sha256}`" for layer in layers),
     ]
     text = html.read_text(encoding="utf-8")
     for layer in layers:
