@@ -83,7 +83,6 @@ def _code(value: Any) -> MarkdownText:
     return MarkdownText(f"`{text}`")
 
 
-@cache
 def css_string(value: Any) -> Markup:
     """``value`` as a quoted CSS string, safe inside a <style> element (which HTML does not
     unescape): every character but letters, digits, spaces and plain punctuation is written
@@ -98,6 +97,7 @@ def css_string(value: Any) -> Markup:
     return Markup('"' + "".join(out) + '"')
 
 
+@cache
 def environment(kind: Kind, lang: str = DEFAULT_LANGUAGE) -> Environment:
     """The (cached) environment for ``kind`` reports in ``lang``."""
     html = kind == "html"

@@ -122,7 +122,7 @@ class _Fake(BaseHTTPRequestHandler):
 def fake_netbox() -> Iterator[tuple[str, type[_Fake]]]:
     handler = type("Handler", (_Fake,), {})
     server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", handler
