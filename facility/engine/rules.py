@@ -373,7 +373,12 @@ def load_rules(
             continue
         path = Path(file)
         inside = path.is_relative_to(bundled)
-        shown = f"rules/{path.relative_to(bundled).as_posix()}" if inside else file
+        if inside:
+            shown = f"rules/{path.relative_to(bundled).as_posix()}"
+        elif path.is_absolute() and path.is_relative_to(Path.cwd()):
+            shown = path.relative_to(Path.cwd()).as_posix()  # as a user would name it
+        else:
+            shown = file
         role: Role = "profile" if file in profile_files else "rule"
         files.append(InputFile(role, shown, loader.digests[file], bundled=inside))
     return RuleSet(
