@@ -123,14 +123,23 @@ def discover(site: Path) -> Path | None:
         return None
     for folder in (directory, *directory.parents):
         candidate = folder / FACILITY_TOML
-        if candidate.is_file():
+        if _is(candidate, Path.is_file):
             return candidate
         candidate = folder / PYPROJECT
-        if candidate.is_file() and _has_table(candidate):
+        if _is(candidate, Path.is_file) and _has_table(candidate):
             return candidate
-        if (folder / ".git").exists():
+        if _is(folder / ".git", Path.exists):
             return None
     return None
+
+
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
+    """``test(path)``, False when the OS refuses to look (a name too long, no permission):
+    what cannot be looked at holds no configuration; the site's own load names the problem."""
+    try:
+        return test(path)
+    except OSError:
+        return False
 
 
 def _has_table(pyproject: Path) -> bool:

@@ -159,3 +159,14 @@ def test_the_file_reads_every_key(tmp_path):
     assert (read.format, read.output) == (["json"], [tmp_path / "r.json"])
     assert read.show_passed is True and read.baseline == tmp_path / "b.json"
     assert read.where("ignore") == f"{config}:8"
+
+
+def test_a_site_path_the_os_refuses_is_bad_input_not_an_internal_error(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    site = tmp_path / ("x" * 300) / "site.yaml"  # a directory name longer than NAME_MAX
+    result = CliRunner().invoke(app, ["check", str(site)])
+    assert result.exit_code == 2, result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
