@@ -1,0 +1,1 @@
+"""The commands of ``facility``, one module per group; :mod:`facility.cli` registers them."""

@@ -1,0 +1,179 @@
+"""The analyses beside ``check``: ``failures`` (N-1), ``headroom`` and ``diff``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from facility.cli import (
+    Language,
+    OutputFormat,
+    _error,
+    _fail_input,
+    _generated_at,
+    _show,
+    _speaks,
+    _titles,
+    app,
+)
+
+
+@app.command()
+@_speaks
+def failures(
+    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text or json.")
+    ] = OutputFormat.text,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="Rule profile (default as for check).", show_default=False),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option("--rules", help="An extra directory of rule files. Repeatable."),
+    ] = None,
+    lang: Annotated[
+        Language, typer.Option("--lang", help="Language of the text output and of error messages.")
+    ] = Language.en,
+) -> None:
+    """Fail each element in turn (N-1): single points of failure, and what each loss does.
+
+    Exit 0 when no single loss makes an error-severity check fail, 1 when one does, 2 on bad input.
+    """
+    from facility.analysis.failures import analyse_failures
+    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+    from facility.report.failures_report import failures_text
+    from facility.report.json_report import iter_failures_json
+
+    if output_format not in (OutputFormat.text, OutputFormat.json):
+        from facility.i18n import _
+
+        _error(_("failures prints text or json"))
+        raise typer.Exit(code=2)
+    try:
+        loaded = load_site(site)
+        ruleset = load_rules(
+            [bundled_rules_dir(), *(rules or [])], profile or default_profile(loaded)
+        )
+    except InputError as error:
+        raise _fail_input(error) from None
+    baseline = audit(loaded, ruleset, as_of=_generated_at(None).date())
+    report = analyse_failures(loaded, ruleset, baseline)
+    if output_format is OutputFormat.json:
+        info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
+        for piece in iter_failures_json(report, info):  # a campus's is 100s of MB: streamed
+            _show(piece, json_text=True)
+    else:
+        _show(failures_text(report, loaded.info.name, _titles(ruleset)))
+    if report.single_points_of_failure:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+@_speaks
+def headroom(
+    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    rack_type: Annotated[
+        str, typer.Option("--rack-type", help="Rack type to add (a rack_types id or catalog id).")
+    ],
+    loop: Annotated[str | None, typer.Option(help="Add the racks to this TCS loop.")] = None,
+    zone: Annotated[str | None, typer.Option(help="Add the racks to this floor zone.")] = None,
+    row: Annotated[str | None, typer.Option(help="Add the racks to this row.")] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text or json.")
+    ] = OutputFormat.text,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="Rule profile (default as for check).", show_default=False),
+    ] = None,
+    lang: Annotated[
+        Language, typer.Option("--lang", help="Language of the text output and of error messages.")
+    ] = Language.en,
+) -> None:
+    """How many more racks of a type fit, which constraint binds first, and what is stranded.
+
+    New racks copy the placement and PDUs of the first rack of the target (loop, zone or row).
+    """
+    from facility.analysis.headroom import HeadroomError
+    from facility.analysis.headroom import headroom as compute_headroom
+    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.rules import load_rules
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+    from facility.report.headroom_report import headroom_json, headroom_text
+
+    try:
+        loaded = load_site(site)
+        ruleset = load_rules(profile=profile or default_profile(loaded))
+    except InputError as error:
+        raise _fail_input(error) from None
+    try:
+        report = compute_headroom(
+            loaded,
+            ruleset,
+            audit(loaded, ruleset, as_of=_generated_at(None).date()),
+            rack_type,
+            loop=loop,
+            zone=zone,
+            row=row,
+        )
+    except HeadroomError as error:
+        from facility.messages import message_of
+
+        _error(message_of(error))
+        raise typer.Exit(code=2) from None
+    if output_format is OutputFormat.json:
+        info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
+        _show(headroom_json(report, info), json_text=True)
+    else:
+        _show(headroom_text(report, _titles(ruleset)))
+
+
+@app.command()
+@_speaks
+def diff(
+    old: Annotated[
+        Path,
+        typer.Argument(help="The old state: a site file or a JSON result.", show_default=False),
+    ],
+    new: Annotated[
+        Path,
+        typer.Argument(help="The new state: a site file or a JSON result.", show_default=False),
+    ],
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text or json.")
+    ] = OutputFormat.text,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Rule profile for site files (default as for check).", show_default=False
+        ),
+    ] = None,
+    lang: Annotated[
+        Language, typer.Option("--lang", help="Language of the text output and of error messages.")
+    ] = Language.en,
+) -> None:
+    """Compare two states: new, resolved and changed findings, with margins before and after.
+
+    Exit 1 when the new state has a failing finding the old one did not, else 0; 2 on bad input.
+    """
+    from facility.analysis.diff import diff_results, read_result
+    from facility.model.source import InputError
+    from facility.report.diff_report import diff_json, diff_text
+
+    try:
+        report = diff_results(read_result(old, profile), read_result(new, profile))
+    except InputError as error:
+        raise _fail_input(error) from None
+    if output_format is OutputFormat.json:
+        _show(diff_json(report), json_text=True)
+    else:
+        _show(diff_text(report))
+    if report.new_failures:
+        raise typer.Exit(code=1)

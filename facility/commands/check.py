@@ -1,0 +1,429 @@
+"""``facility check``: audit a site and write its reports (options, configuration, exit code)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from facility.cli import (
+    FailOn,
+    Language,
+    OutputFormat,
+    _error,
+    _fail_input,
+    _generated_at,
+    app,
+)
+
+
+@app.command()
+def check(
+    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    output_format: Annotated[
+        list[OutputFormat] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Report format. The n-th --format goes with the n-th --output; one more "
+            "--format than --output goes to stdout (default: text on stdout). Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write a report file (atomically, never over an input). Without a matching "
+            "--format the suffix decides: .txt .json .html .md .sarif .xml (JUnit). Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option(
+            help="Exit 1 when a check fails at or above this severity (default: error). A "
+            "verdict of INCOMPLETE (an error-severity check could not be evaluated) also exits "
+            "1, unless --no-fail-on-incomplete; 'never' always exits 0.",
+            show_default=False,
+        ),
+    ] = None,
+    fail_on_incomplete: Annotated[
+        bool | None,
+        typer.Option(
+            "--fail-on-incomplete/--no-fail-on-incomplete",
+            help="Exit 1 when an error-severity check could not be evaluated (verdict "
+            "INCOMPLETE; the default). --no-fail-on-incomplete accepts it: the reports still "
+            "say so.",
+            show_default=False,
+        ),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Rule profile (supernode, tier-iii, or a .yaml path). Default: tier-iii when the "
+            "site's design intent says Tier III, else supernode.",
+            show_default=False,
+        ),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--rules", help="An extra directory of rule files (and profiles/). Repeatable."
+        ),
+    ] = None,
+    waivers: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--waivers", help="A waiver file, added to the site file's waivers. Repeatable."
+        ),
+    ] = None,
+    generated_at: Annotated[
+        str | None,
+        typer.Option(
+            help="Report date-time (ISO 8601); waivers expire against its date. Default: "
+            "SOURCE_DATE_EPOCH if set, else now. Fix it to reproduce a report byte for byte.",
+            show_default=False,
+        ),
+    ] = None,
+    lang: Annotated[
+        Language | None,
+        typer.Option(
+            "--lang",
+            help="Language of the reports people read (text, HTML, Markdown), of the rule "
+            "titles and messages in SARIF and JUnit, and of the error messages (default: en). "
+            "JSON stays as it is.",
+            show_default=False,
+        ),
+    ] = None,
+    show_passed: Annotated[
+        bool | None,
+        typer.Option(
+            "--show-passed/--no-show-passed",
+            help="List passing checks too (text).",
+            show_default=False,
+        ),
+    ] = None,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--select",
+            help="Run only the profile's rules these patterns match: codes (PWR-003), prefixes "
+            "(PWR, PWR-00) or globs (LIQ-01*), any case, comma-separated or repeated. The "
+            "reports name every rule left out.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Leave out the profile's rules these patterns match (as --select). The "
+            "reports name every rule left out.",
+            show_default=False,
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Read this configuration file (facility.toml, or a pyproject.toml's "
+            "[tool.facility]) instead of the one found from the site file's directory up.",
+            show_default=False,
+        ),
+    ] = None,
+    isolated: Annotated[
+        bool,
+        typer.Option("--isolated", help="Read no configuration file."),
+    ] = False,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline",
+            help="A previous JSON result: exit 1 only for failing findings that are new or "
+            "worse (a more negative margin) than there; the known ones are shown as baselined.",
+            show_default=False,
+        ),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--write-baseline",
+            help="Also write this run's JSON result here, for a later --baseline.",
+            show_default=False,
+        ),
+    ] = None,
+    with_failures: Annotated[
+        bool,
+        typer.Option(
+            "--failures",
+            help="Accepted for scripts written before every check ran the single-failure "
+            "analysis (RED-001, in both bundled profiles): it changes nothing.",
+            hidden=True,
+        ),
+    ] = False,
+) -> None:
+    """Audit a site: is the hall ready for its racks? Exit 0 ready, 1 failing checks, 2 bad input.
+
+    Settings not given here come from facility.toml or [tool.facility] in a pyproject.toml,
+    found from the site file's directory upwards (see docs/configuration.md).
+    """
+    from facility.i18n import using_language
+
+    given = _CheckOptions(
+        site=site,
+        formats=[f.value for f in output_format or []],
+        outputs=list(output or []),
+        fail_on=fail_on,
+        fail_on_incomplete=fail_on_incomplete,
+        profile=profile,
+        rules=list(rules or []),
+        waivers=list(waivers or []),
+        generated_at=generated_at,
+        lang=lang,
+        show_passed=show_passed,
+        select=list(select or []),
+        ignore=list(ignore or []),
+        baseline=baseline,
+        write_baseline=write_baseline,
+    )
+    # Messages about the configuration file are in the language of the command line.
+    with using_language((lang or Language.en).value):
+        options = _configured(given, config, isolated)
+    # The language of the reports is also that of this run's messages (errors in the input).
+    with using_language(options.language.value):  # (--failures: kept for old scripts)
+        _check(options)
+
+
+@dataclasses.dataclass(slots=True)
+class _CheckOptions:
+    """The options of ``facility check``; None (or empty) where not given."""
+
+    site: Path
+    formats: list[str]
+    outputs: list[Path]
+    fail_on: FailOn | None
+    fail_on_incomplete: bool | None
+    profile: str | None
+    rules: list[Path]
+    waivers: list[Path]
+    generated_at: str | None
+    lang: Language | None
+    show_passed: bool | None
+    select: list[str]
+    ignore: list[str]
+    baseline: Path | None = None
+    write_baseline: Path | None = None
+    select_patterns: list[Any] = dataclasses.field(default_factory=list)
+    ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
+    config_file: Path | None = None
+    config_sha256: str | None = None
+
+    @property
+    def language(self) -> Language:
+        return self.lang or Language.en
+
+
+def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _CheckOptions:
+    """The options with what the command line left unset taken from the configuration file
+    (``--config``, else the one found from the site's directory; none with ``--isolated``);
+    exits 2 on a bad configuration file."""
+    from facility.config import discover, read_config
+    from facility.engine.selection import patterns
+    from facility.i18n import _
+    from facility.model.source import InputError
+
+    if config is not None and isolated:
+        _error(_("--config and --isolated exclude each other"))
+        raise typer.Exit(code=2)
+    path = None if isolated else config or discover(given.site)
+    options = dataclasses.replace(given)
+    options.select_patterns = patterns(given.select, "--select")
+    options.ignore_patterns = patterns(given.ignore, "--ignore")
+    if path is None:
+        return options
+    try:
+        file = read_config(path)
+    except InputError as error:
+        raise _fail_input(error) from None
+    options.config_file = path
+    options.config_sha256 = file.sha256
+    if options.fail_on is None and file.fail_on is not None:
+        options.fail_on = FailOn(file.fail_on)
+    if options.lang is None and file.lang is not None:
+        options.lang = Language(file.lang)
+    if options.fail_on_incomplete is None:
+        options.fail_on_incomplete = file.fail_on_incomplete
+    if options.show_passed is None:
+        options.show_passed = file.show_passed
+    options.profile = options.profile or file.profile
+    options.rules = options.rules or list(file.rules or [])
+    options.waivers = options.waivers or list(file.waivers or [])
+    options.baseline = options.baseline or file.baseline
+    if not options.formats and not options.outputs:  # the two go in pairs: both or neither
+        options.formats = list(file.format or [])
+        options.outputs = list(file.output or [])
+    if not given.select and file.select:
+        options.select_patterns = patterns(file.select, f"{file.where('select')}: select")
+    if not given.ignore and file.ignore:
+        options.ignore_patterns = patterns(file.ignore, f"{file.where('ignore')}: ignore")
+    return options
+
+
+def _check(options: _CheckOptions) -> None:
+    from facility.engine.evaluate import default_profile
+    from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.engine.selection import SelectionError
+    from facility.engine.waivers import read_waiver_file
+    from facility.i18n import _
+    from facility.inputs import InputFile
+    from facility.messages import message_of
+    from facility.model.load import load_site
+    from facility.model.source import InputError
+    from facility.progress import Progress
+    from facility.report.outputs import format_for, render_pieces
+    from facility.report.write import write_all_atomically
+
+    site, rules, waivers, lang = options.site, options.rules, options.waivers, options.language
+    show_passed = bool(options.show_passed)
+    moment = _generated_at(options.generated_at)
+    formats = options.formats
+    outputs = options.outputs
+    if len(formats) > len(outputs) + 1:
+        _error(_("more --format options than --output files (plus one for stdout)"))
+        raise typer.Exit(code=2)
+    jobs: list[tuple[Path, str]] = []
+    for i, path in enumerate(outputs):
+        fmt = formats[i] if i < len(formats) else format_for(path)
+        if fmt is None:
+            _error(
+                _("%(path)s: cannot tell the format from '%(suffix)s'; add --format")
+                % {"path": path, "suffix": path.suffix}
+            )
+            raise typer.Exit(code=2)
+        jobs.append((path, fmt))
+    if options.write_baseline is not None:
+        jobs.append((options.write_baseline, "json"))
+    stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
+    config_files = [options.config_file] if options.config_file is not None else []
+    baseline_files = [options.baseline] if options.baseline is not None else []
+    inputs = (site, *waivers, *config_files, *baseline_files)
+    problem: InputError | OSError | ValueError | None = None
+    with Progress() as progress:  # a line on stderr, if it is a terminal and this takes > 1 s
+        try:
+            progress.phase(_("loading %(file)s") % {"file": site})
+            loaded = load_site(site)
+            ruleset = load_rules(
+                [bundled_rules_dir(), *rules],
+                options.profile or default_profile(loaded),
+                select=options.select_patterns,
+                ignore=options.ignore_patterns,
+            )
+            waiver_list = list(loaded.waivers)
+            input_files: list[InputFile] = []
+            for path in waivers:
+                read, digest = read_waiver_file(path)
+                waiver_list += read
+                input_files.append(digest)
+            if options.config_file is not None and options.config_sha256 is not None:
+                input_files.append(
+                    InputFile("config", str(options.config_file), options.config_sha256)
+                )
+            previous = None
+            if options.baseline is not None:
+                from facility.analysis.diff import read_result_file
+
+                progress.phase(_("loading %(file)s") % {"file": options.baseline})
+                previous = (str(options.baseline), read_result_file(options.baseline))
+        except InputError as error:
+            problem = error
+        except SelectionError as error:
+            for text in error.problems:
+                _error(text)
+            raise typer.Exit(code=2) from None
+        if problem is None:
+            from facility.check import run_check
+
+            racks = f"{len(loaded.racks):,}"
+
+            def phase(step: str, done: int, total: int) -> None:
+                if step == "failures":
+                    progress.phase(_("failing each element in turn"))
+                else:
+                    progress.phase(
+                        _("checking %(racks)s racks: rule %(done)s of %(total)s")
+                        % {"racks": racks, "done": done, "total": total}
+                    )
+
+            report = run_check(
+                loaded,
+                ruleset,
+                waivers=waiver_list,
+                generated_at=moment,
+                lang=lang.value,
+                progress=phase,
+                baseline=previous,
+                input_files=input_files,
+            )
+            result = report.result
+
+            def render(fmt: str, path: Path | None = None) -> str | Iterable[str]:
+                if path is not None:
+                    progress.phase(_("writing %(file)s") % {"file": path})
+                if fmt == "text" and show_passed:
+                    from facility.report.terminal import render_text
+
+                    return render_text(report, show_passed=True)
+                return render_pieces(fmt, report)
+
+            try:
+                shown = render(stdout_format)  # a string, or pieces made as they are printed
+                write_all_atomically(
+                    [(path, functools.partial(render, fmt, path)) for path, fmt in jobs],
+                    # never over a file the run read: site, bases, waivers, rules, profiles,
+                    # the configuration file
+                    protected=(
+                        *inputs,
+                        *(Path(layer.file) for layer in loaded.layers),
+                        *(Path(source) for source in ruleset.sources),
+                    ),
+                )
+            except (OSError, ValueError) as error:
+                problem = error
+    if isinstance(problem, InputError):
+        raise _fail_input(problem)
+    if problem is not None:
+        _error(message_of(problem))
+        raise typer.Exit(code=2)
+    for piece in [shown] if isinstance(shown, str) else shown:
+        sys.stdout.write(piece)
+    sys.stdout.flush()
+    fail_on = options.fail_on or FailOn.error
+    fail_on_incomplete = options.fail_on_incomplete is not False
+    if _fails(result, fail_on, fail_on_incomplete):
+        raise typer.Exit(code=1)
+
+
+def _fails(result: Any, fail_on: FailOn, fail_on_incomplete: bool) -> bool:
+    """Whether a check run exits 1: a failing check at or above ``fail_on``, or (unless
+    accepted) a verdict of incomplete. ``never`` never fails. Against a baseline, only the
+    failing findings new or worse than there count, and an incomplete verdict only when an
+    error-severity check could not be evaluated that could be then."""
+    if fail_on is FailOn.never:
+        return False
+    baseline = result.baseline
+    counted = None if baseline is None else baseline.failing
+    failing = {
+        f.severity
+        for f in result.findings
+        if f.status == "fail" and (counted is None or f.id in counted)
+    }
+    threshold = {"error"} if fail_on is FailOn.error else {"error", "warning"}
+    incomplete = result.verdict == "incomplete" and (baseline is None or bool(baseline.new_gaps))
+    return bool(failing & threshold) or (fail_on_incomplete and incomplete)
