@@ -28,7 +28,7 @@ from facility.engine.rules import RuleSet
 from facility.engine.waivers import apply_waivers
 from facility.inputs import InputFile
 from facility.model.site import Site
-from facility.report.context import ReportInput
+from facility.report.context import Presentation, ReportInput
 
 
 def run_check(
@@ -41,6 +41,7 @@ def run_check(
     progress: Callable[[str, int, int], None] | None = None,
     baseline: tuple[str, dict[str, Any]] | None = None,
     input_files: Sequence[InputFile] = (),
+    presentation: Presentation | None = None,
 ) -> ReportInput:
     """Check ``site`` under ``ruleset``: everything a report is made from.
 
@@ -51,7 +52,8 @@ def run_check(
     rules ("rules") and the failure scenarios ("failures"). ``baseline``: (file, a previous
     JSON result) to compare the findings with, after the waivers (``result.baseline``).
     ``input_files``: the files read besides the site and the rules (waiver files, the
-    configuration file), each with its SHA-256, for the sign-off and the JSON result."""
+    configuration file), each with its SHA-256, for the sign-off and the JSON result.
+    ``presentation``: how the reports show it (the defaults when None)."""
     today = generated_at.date() if generated_at is not None else None
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     # The audit finds no entity of the single_failure scope; the analysis leaves out every
@@ -89,5 +91,13 @@ def run_check(
         *ruleset.files,
     )
     return ReportInput(
-        result, site, ruleset, waiver_report, moment, lang=lang, failures=failures, inputs=inputs
+        result,
+        site,
+        ruleset,
+        waiver_report,
+        moment,
+        lang=lang,
+        failures=failures,
+        inputs=inputs,
+        presentation=presentation or Presentation(),
     )

@@ -185,6 +185,16 @@ class OutputFormat(StrEnum):
     junit = "junit"
 
 
+class DisplayUnits(StrEnum):
+    si = "si"
+    us = "us"
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
 class Language(StrEnum):
     en = "en"
     zh_CN = "zh-CN"

@@ -36,6 +36,8 @@ MAX_CONFIG_BYTES = 1024 * 1024
 FAIL_ON = ("error", "warning", "never")
 LANGUAGES = ("en", "zh-CN")
 FORMATS = ("text", "json", "html", "markdown", "sarif", "junit")
+UNITS = ("si", "us")
+PAPERS = ("a4", "letter")
 
 
 @dataclass(slots=True)
@@ -55,6 +57,8 @@ class Config:
     output: list[Path] | None = None
     show_passed: bool | None = None
     baseline: Path | None = None
+    units: str | None = None
+    paper: str | None = None
     lines: dict[str, int] = field(default_factory=dict)  # key -> line, for later messages
     sha256: str | None = None  # of the file's bytes as read
 
@@ -111,6 +115,8 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any], Message]] = {
     "output": ("output", _texts, Message("a path or a list of paths")),
     "show-passed": ("show_passed", _flag, Message("true or false")),
     "baseline": ("baseline", _text, Message("a path")),
+    "units": ("units", _choice(UNITS), Message("one of %(v)s", v=_or(UNITS))),
+    "paper": ("paper", _choice(PAPERS), Message("one of %(v)s", v=_or(PAPERS))),
 }
 _PATHS = {"waivers", "rules", "output"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,9 +13,11 @@ from typing import Annotated, Any
 import typer
 
 from facility.cli import (
+    DisplayUnits,
     FailOn,
     Language,
     OutputFormat,
+    Paper,
     _error,
     _fail_input,
     _generated_at,
@@ -159,6 +162,40 @@ def check(
             show_default=False,
         ),
     ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="Text: only the verdict and the counts."),
+    ] = False,
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            help="Text: also each finding's formula with its figures, and the coverage in full.",
+        ),
+    ] = 0,
+    statistics: Annotated[
+        bool,
+        typer.Option("--statistics", help="Text: a table of findings per rule."),
+    ] = False,
+    units: Annotated[
+        DisplayUnits | None,
+        typer.Option(
+            "--units",
+            help="Units the reports show: si (kPa, kg, L/min, °C) or us (psf, lb, gpm, °F). "
+            "Default: the site's display_units, else si.",
+            show_default=False,
+        ),
+    ] = None,
+    paper: Annotated[
+        Paper | None,
+        typer.Option(
+            "--paper",
+            help="Page size of printed reports (HTML print, PDF): a4 (the default) or letter.",
+            show_default=False,
+        ),
+    ] = None,
     with_failures: Annotated[
         bool,
         typer.Option(
@@ -192,6 +229,10 @@ def check(
         ignore=list(ignore or []),
         baseline=baseline,
         write_baseline=write_baseline,
+        verbosity=-1 if quiet else verbose,
+        statistics=statistics,
+        units=units,
+        paper=paper,
     )
     # Messages about the configuration file are in the language of the command line.
     with using_language((lang or Language.en).value):
@@ -220,6 +261,10 @@ class _CheckOptions:
     ignore: list[str]
     baseline: Path | None = None
     write_baseline: Path | None = None
+    verbosity: int = 0
+    statistics: bool = False
+    units: DisplayUnits | None = None
+    paper: Paper | None = None
     select_patterns: list[Any] = dataclasses.field(default_factory=list)
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
@@ -266,6 +311,10 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
     options.rules = options.rules or list(file.rules or [])
     options.waivers = options.waivers or list(file.waivers or [])
     options.baseline = options.baseline or file.baseline
+    if options.units is None and file.units is not None:
+        options.units = DisplayUnits(file.units)
+    if options.paper is None and file.paper is not None:
+        options.paper = Paper(file.paper)
     if not options.formats and not options.outputs:  # the two go in pairs: both or neither
         options.formats = list(file.format or [])
         options.outputs = list(file.output or [])
@@ -287,11 +336,11 @@ def _check(options: _CheckOptions) -> None:
     from facility.model.load import load_site
     from facility.model.source import InputError
     from facility.progress import Progress
+    from facility.report.context import Presentation
     from facility.report.outputs import format_for, render_pieces
     from facility.report.write import write_all_atomically
 
     site, rules, waivers, lang = options.site, options.rules, options.waivers, options.language
-    show_passed = bool(options.show_passed)
     moment = _generated_at(options.generated_at)
     formats = options.formats
     outputs = options.outputs
@@ -361,6 +410,13 @@ def _check(options: _CheckOptions) -> None:
                         % {"racks": racks, "done": done, "total": total}
                     )
 
+            presentation = Presentation(
+                show_passed=bool(options.show_passed),
+                verbosity=options.verbosity,
+                statistics=options.statistics,
+                units=(options.units or DisplayUnits.si).value,
+                paper=(options.paper or Paper.a4).value,
+            )
             report = run_check(
                 loaded,
                 ruleset,
@@ -370,17 +426,16 @@ def _check(options: _CheckOptions) -> None:
                 progress=phase,
                 baseline=previous,
                 input_files=input_files,
+                presentation=presentation,
             )
             result = report.result
 
             def render(fmt: str, path: Path | None = None) -> str | Iterable[str]:
                 if path is not None:
                     progress.phase(_("writing %(file)s") % {"file": path})
-                if fmt == "text" and show_passed:
-                    from facility.report.terminal import render_text
-
-                    return render_text(report, show_passed=True)
-                return render_pieces(fmt, report)
+                    return render_pieces(fmt, report)  # a file: never coloured
+                shown = dataclasses.replace(presentation, colour=_colour(sys.stdout))
+                return render_pieces(fmt, dataclasses.replace(report, presentation=shown))
 
             try:
                 shown = render(stdout_format)  # a string, or pieces made as they are printed
@@ -408,6 +463,19 @@ def _check(options: _CheckOptions) -> None:
     fail_on_incomplete = options.fail_on_incomplete is not False
     if _fails(result, fail_on, fail_on_incomplete):
         raise typer.Exit(code=1)
+
+
+def _colour(stream: Any) -> bool:
+    """Whether text on ``stream`` is coloured: never when NO_COLOR is set (no-color.org),
+    always when FORCE_COLOR is (force-color.org), else when it is a terminal that is not
+    TERM=dumb. NO_COLOR wins over FORCE_COLOR: a log never gets escape codes it did not ask
+    for."""
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    if os.environ.get("FORCE_COLOR", ""):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM", "") != "dumb"
 
 
 def _fails(result: Any, fail_on: FailOn, fail_on_incomplete: bool) -> bool:

@@ -14,6 +14,19 @@ from facility.model.site import Site
 
 
 @dataclass(frozen=True, slots=True)
+class Presentation:
+    """How the reports show what they say (never what they say): from the command line and
+    the configuration file."""
+
+    show_passed: bool = False  # text: list the passing checks too
+    verbosity: int = 0  # text: -1 quiet (-q), 0 normal, 1 and up verbose (-v, -vv)
+    statistics: bool = False  # text: a table of findings per rule (--statistics)
+    colour: bool = False  # text on a terminal: ANSI colour (never in a file)
+    units: str = "si"  # display units: "si" or "us" (psf, lbf, gpm, degF)
+    paper: str = "a4"  # printed pages (HTML print, PDF): "a4" or "letter"
+
+
+@dataclass(frozen=True, slots=True)
 class ReportInput:
     result: AuditResult
     site: Site
@@ -25,3 +38,4 @@ class ReportInput:
     # Every file that decided the verdict, with its SHA-256: site layers, waiver files, the
     # configuration file, profiles and rule files (empty for a report built by hand).
     inputs: tuple[InputFile, ...] = ()
+    presentation: Presentation = Presentation()

@@ -254,9 +254,9 @@ def _coverage(result: AuditResult) -> list[str]:
     return lines
 
 
-def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
+def render_text(report: ReportInput) -> str:
     """The terminal summary with the site's key figures and the waivers' states, in the
-    report's language."""
+    report's language, as ``report.presentation`` asks."""
     from facility.report.inventory import key_figures
 
     with using_language(report.lang):
@@ -264,7 +264,7 @@ def render_text(report: ReportInput, *, show_passed: bool = False) -> str:
         text = summary_text(
             report.result,
             key_figures=key_figures(report.site, report.result.account),
-            show_passed=show_passed,
+            show_passed=report.presentation.show_passed,
             titles=titles,
         )
         lines = [text]
