@@ -1,9 +1,21 @@
-"""Formatting quantities for people: the one place that turns canonical floats into text."""
+"""Formatting quantities for people: the one place that turns canonical floats into text.
+
+Two display systems (``facility check --units``): ``si`` (:data:`DISPLAY`) and ``us``
+(:data:`DISPLAY_US`: lb, in, ft², gal, gpm, psi, lbf, °F). The system in force is a context
+(:func:`using_units`), as the language is: a renderer sets it once, every figure it formats
+follows. Electrical figures stay in kW, kVA, V and A in both (as US practice writes them). In
+the US system a pressure is psi, except a floor load, which is psf (:func:`floor_loads`: a
+uniform rating of 12 kPa reads 250.6 psf, a pump head of 150 kPa 21.8 psi). Machine formats
+(JSON) stay SI whatever the system.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import math
+from collections.abc import Iterator
 
 from facility.report.i18n import _
 from facility.units import to_unit
@@ -35,6 +47,64 @@ DISPLAY: dict[str, tuple[str, str, int]] = {
     "computation_rate": ("PFLOP/s", "PFLOP/s", 2),
 }
 
+# The US customary system: the kinds it shows differently (the others as DISPLAY).
+DISPLAY_US: dict[str, tuple[str, str, int]] = {
+    **DISPLAY,
+    "mass": ("lb", "lb", 0),
+    "length": ("in", "in", 1),
+    "area": ("ft**2", "ft²", 1),
+    "volume": ("gallon", "gal", 1),
+    "pressure": ("psi", "psi", 1),
+    "force": ("lbf", "lbf", 0),
+    "volumetric_flow": ("gallon/minute", "gpm", 1),
+    "temperature": ("degF", "°F", 1),
+    "temperature_difference": ("delta_degF", "Δ°F", 1),
+    "density": ("lb/ft**3", "lb/ft³", 2),
+    "acceleration": ("ft/s**2", "ft/s²", 2),
+    "specific_heat": ("Btu/(lb*delta_degF)", "Btu/(lb·°F)", 3),
+}
+FLOOR_LOAD_US = ("lbf/ft**2", "psf", 1)  # a pressure on a floor, in the US system
+SYSTEMS = ("si", "us")
+
+_SYSTEM: contextvars.ContextVar[str] = contextvars.ContextVar("display_units", default="si")
+_FLOOR: contextvars.ContextVar[bool] = contextvars.ContextVar("floor_loads", default=False)
+
+
+@contextlib.contextmanager
+def using_units(system: str) -> Iterator[None]:
+    """Format every figure in ``system`` ("si" or "us") inside the block."""
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown display units {system!r}")
+    token = _SYSTEM.set(system)
+    try:
+        yield
+    finally:
+        _SYSTEM.reset(token)
+
+
+@contextlib.contextmanager
+def floor_loads(on: bool = True) -> Iterator[None]:
+    """Inside the block, pressures are loads on a floor (psf in the US system)."""
+    token = _FLOOR.set(on)
+    try:
+        yield
+    finally:
+        _FLOOR.reset(token)
+
+
+def current_units() -> str:
+    return _SYSTEM.get()
+
+
+def display_unit(kind: str) -> tuple[str, str, int]:
+    """(unit as pint reads it, symbol, decimals) of ``kind`` in the system in force."""
+    if _SYSTEM.get() == "si":
+        return DISPLAY[kind]
+    if kind == "pressure" and _FLOOR.get():
+        return FLOOR_LOAD_US
+    return DISPLAY_US[kind]
+
+
 # Kinds whose figures span many orders of magnitude are shown in the largest unit that keeps
 # the number at 1 or more (a 3-minute checkpoint write and a 30-day training run; a 150 kB
 # switch buffer and a 1 TB checkpoint): (unit as pint reads it, symbol, decimals), smallest first.
@@ -64,8 +134,8 @@ def _adaptive(value: float, kind: str) -> str:
 
 
 def display_value(value: float, kind: str) -> float:
-    """The canonical ``value`` of ``kind`` in its display unit."""
-    unit, _, _ = DISPLAY[kind]
+    """The canonical ``value`` of ``kind`` in its display unit (of the system in force)."""
+    unit, _, _ = display_unit(kind)
     return to_unit(value, kind, unit)
 
 
@@ -76,7 +146,7 @@ def format_quantity(value: float | None, kind: str, decimals: int | None = None)
     if math.isinf(value):
         return unbounded_text(value)
     if decimals is None:
-        return _format_default(value, kind)
+        return _format_default(value, kind, display_unit(kind) if kind in DISPLAY else None)
     return _format(value, kind, decimals)
 
 
@@ -88,7 +158,7 @@ def unbounded_text(value: float) -> str:
 def _format(value: float, kind: str, decimals: int | None) -> str:
     if decimals is None and (kind in ADAPTIVE or kind == "computation") and math.isfinite(value):
         return _adaptive(value, kind)
-    unit, symbol, default_decimals = DISPLAY[kind]
+    unit, symbol, default_decimals = display_unit(kind)
     shown = to_unit(value, kind, unit)
     if not math.isfinite(shown):
         return f"{shown} {symbol}"
@@ -98,7 +168,8 @@ def _format(value: float, kind: str, decimals: int | None) -> str:
 
 
 # A campus repeats the same few hundred figures across 100,000s of findings (identical racks,
-# PDUs and limits): format each (value, kind) once. Bounded, and pure (no language involved).
+# PDUs and limits): format each (value, kind) once per display unit. Bounded, and pure (no
+# language involved; the display unit in force is part of the key).
 @functools.lru_cache(maxsize=1 << 16)
-def _format_default(value: float, kind: str) -> str:
+def _format_default(value: float, kind: str, _unit: tuple[str, str, int] | None) -> str:
     return _format(value, kind, None)
