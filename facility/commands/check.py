@@ -414,7 +414,7 @@ def _check(options: _CheckOptions) -> None:
                 show_passed=bool(options.show_passed),
                 verbosity=options.verbosity,
                 statistics=options.statistics,
-                units=(options.units or DisplayUnits.si).value,
+                units=options.units.value if options.units else _site_units(loaded),
                 paper=(options.paper or Paper.a4).value,
             )
             report = run_check(
@@ -463,6 +463,11 @@ def _check(options: _CheckOptions) -> None:
     fail_on_incomplete = options.fail_on_incomplete is not False
     if _fails(result, fail_on, fail_on_incomplete):
         raise typer.Exit(code=1)
+
+
+def _site_units(site: Any) -> str:
+    """The display units a site file asks for (``site.display_units``), else SI."""
+    return site.info.display_units or DisplayUnits.si.value
 
 
 def _colour(stream: Any) -> bool:

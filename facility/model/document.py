@@ -28,6 +28,11 @@ class SiteInfo(Strict):
     document: DocumentControl | None = Field(
         None, description="Document control: number, revision, status, history, signers"
     )
+    display_units: Literal["si", "us"] | None = Field(
+        None,
+        description="Units the reports show for this site when the command line and the "
+        "configuration file do not say: si (kPa, kg, L/min, °C) or us (psf, psi, lb, gpm, °F)",
+    )
 
 
 class Conventions(Strict):
