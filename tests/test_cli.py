@@ -252,7 +252,8 @@ def test_source_date_epoch_fixes_the_report_date(tmp_path, monkeypatch):
 def test_catalog_lists_every_entry():
     result = run("catalog")
     assert result.exit_code == 0
-    lines = result.stdout.splitlines()
+    header, *lines = result.stdout.splitlines()
+    assert header.split() == ["ID", "KIND", "NAME"]
     assert len(lines) == len(catalog.entries())
     assert any(line.startswith("gb300-nvl72 ") and "rack_type" in line for line in lines)
     assert any(line.startswith("vertiv-xdu1350 ") and "cdu" in line for line in lines)

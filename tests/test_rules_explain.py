@@ -9,8 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from facility.cli import app
-from facility.engine import rules as rules_module
-from facility.engine.rules import RuleSet, bundled_rules_dir, load_rules
+from facility.engine.rules import RuleSet, load_rules
 
 runner = CliRunner()
 PROFILES = ("supernode", "tier-iii")
@@ -93,18 +92,10 @@ PROBE = (
 )
 
 
-def test_explain_shows_a_parameter_of_every_kind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_explain_shows_a_parameter_of_every_kind(tmp_path: Path) -> None:
     (tmp_path / "liquid").mkdir()
     (tmp_path / "liquid" / "LIQ-950.yaml").write_text(PROBE, encoding="utf-8")
-    bundled = load_rules
-
-    def with_probe(profile: str = "supernode") -> RuleSet:
-        return bundled([bundled_rules_dir(), tmp_path], profile=profile)
-
-    monkeypatch.setattr(rules_module, "load_rules", with_probe)
-    result = runner.invoke(app, ["rules", "explain", "LIQ-950"])
+    result = runner.invoke(app, ["rules", "explain", "liq-950", "--rules", str(tmp_path)])
     assert result.exit_code == 0, (result.output, result.exception)
     for name, (_, shown) in PARAMETERS.items():
         assert f"\n  {name} = {shown}\n" in result.stdout, name

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from facility.cli import Language, _error, _fail_input, _show, app
 
 
+class ListFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+_FORMAT_HELP = "text (columns under a header row) or json (see the README: Listings for scripts)."
+
+
 @app.command()
 def inventory(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    output_format: Annotated[
+        ListFormat, typer.Option("--format", "-f", help=_FORMAT_HELP)
+    ] = ListFormat.text,
     lang: Annotated[
         Language,
         typer.Option("--lang", help="Language of the inventory and of the error messages."),
@@ -24,13 +36,17 @@ def inventory(
     from facility.model.load import load_site
     from facility.model.source import InputError
     from facility.report.inventory import inventory_text
+    from facility.report.listings import as_json, inventory_json
 
     with using_language(lang.value):
         try:
             loaded = load_site(site)
         except InputError as error:
             raise _fail_input(error) from None
-        _show(inventory_text(loaded), nl=True)
+        if output_format is ListFormat.json:
+            _show(as_json(inventory_json(loaded)), json_text=True, nl=True)
+        else:
+            _show(inventory_text(loaded), nl=True)
 
 
 @app.command()
@@ -72,24 +88,35 @@ def init(
 @app.command("catalog")
 def catalog_command(
     entry_id: Annotated[
-        str | None, typer.Argument(help="Show one entry's figures and sources.", show_default=False)
+        str | None,
+        typer.Argument(
+            help="Show one entry's figures and sources (any letter case).", show_default=False
+        ),
     ] = None,
+    output_format: Annotated[
+        ListFormat, typer.Option("--format", "-f", help=_FORMAT_HELP)
+    ] = ListFormat.text,
 ) -> None:
     """List the embedded equipment catalog, or show one entry with its sources."""
     from facility import catalog
+    from facility.report.listings import as_json, catalog_rows, catalog_text, entry_json, find_entry
 
     entries = catalog.entries()
     if entry_id is None:
-        width = max(len(e.id) for e in entries.values())
-        for entry in sorted(entries.values(), key=lambda e: (e.kind, e.id)):
-            typer.echo(f"{entry.id:<{width}}  {entry.kind:<9}  {entry.name}")
+        if output_format is ListFormat.json:
+            _show(as_json(catalog_rows(entries)), json_text=True, nl=True)
+        else:
+            _show(catalog_text(entries), nl=True)
         return
-    found = entries.get(entry_id)
+    found = find_entry(entries, entry_id)
     if found is None:
         from facility.i18n import _
 
         _error(_("no catalog entry '%(id)s' (see: facility catalog)") % {"id": entry_id})
         raise typer.Exit(code=2)
+    if output_format is ListFormat.json:
+        _show(as_json(entry_json(found)), json_text=True, nl=True)
+        return
     typer.echo(f"{found.id} — {found.name} ({found.kind})\n{found.summary}\n")
     for name, figure in found.figures.items():
         flag = "  [assumption]" if figure.assumption else ""
@@ -107,38 +134,76 @@ rules_app = typer.Typer(help="List and explain the rules.", no_args_is_help=True
 app.add_typer(rules_app, name="rules")
 
 
-@rules_app.command("list")
-def rules_list(
-    profile: Annotated[str, typer.Option(help="Rule profile.")] = "supernode",
-) -> None:
-    """List every rule: code, severity under the profile, scope, title."""
-    from facility.engine.rules import load_rules
+_PROFILE_HELP = (
+    "Rule profile (supernode, tier-iii, or a .yaml path). Default: the one --site selects, "
+    "as check does; else supernode."
+)
+
+
+def _ruleset(profile: str | None, site: Path | None, rules: list[Path] | None) -> Any:
+    """The rules under ``profile``, else under the profile ``site``'s design intent selects
+    (as ``facility check`` does), else under supernode; exit 2 on a bad input."""
+    from facility.engine.evaluate import default_profile
+    from facility.engine.rules import bundled_rules_dir, load_rules
     from facility.model.source import InputError
 
     try:
-        ruleset = load_rules(profile=profile)
+        if profile is None and site is not None:
+            from facility.model.load import load_site
+
+            profile = default_profile(load_site(site))
+        return load_rules([bundled_rules_dir(), *(rules or [])], profile or "supernode")
     except InputError as error:
         raise _fail_input(error) from None
-    for rule in ruleset.rules:
-        typer.echo(f"{rule.code}  {rule.severity:<7}  {rule.spec.scope:<14}  {rule.spec.title}")
+
+
+_SITE_HELP = "A site file: use the profile its design intent selects (as check does)."
+_RULES_HELP = "An extra directory of rule files (and profiles/). Repeatable."
+
+
+@rules_app.command("list")
+def rules_list(
+    profile: Annotated[str | None, typer.Option(help=_PROFILE_HELP, show_default=False)] = None,
+    site: Annotated[
+        Path | None, typer.Option("--site", help=_SITE_HELP, show_default=False)
+    ] = None,
+    rules: Annotated[list[Path] | None, typer.Option("--rules", help=_RULES_HELP)] = None,
+    output_format: Annotated[
+        ListFormat, typer.Option("--format", "-f", help=_FORMAT_HELP)
+    ] = ListFormat.text,
+) -> None:
+    """List every rule: code, severity under the profile, scope, title."""
+    from facility.report.listings import as_json, rule_rows, rules_text
+
+    ruleset = _ruleset(profile, site, rules)
+    if output_format is ListFormat.json:
+        _show(as_json(rule_rows(ruleset)), json_text=True, nl=True)
+    else:
+        _show(rules_text(ruleset), nl=True)
 
 
 @rules_app.command("explain")
 def rules_explain(
-    code: Annotated[str, typer.Argument(help="Rule code (PWR-001) or name.", show_default=False)],
-    profile: Annotated[str, typer.Option(help="Rule profile.")] = "supernode",
+    code: Annotated[
+        str,
+        typer.Argument(
+            help="Rule code (PWR-001), name or retired alias, in any letter case.",
+            show_default=False,
+        ),
+    ],
+    profile: Annotated[str | None, typer.Option(help=_PROFILE_HELP, show_default=False)] = None,
+    site: Annotated[
+        Path | None, typer.Option("--site", help=_SITE_HELP, show_default=False)
+    ] = None,
+    rules: Annotated[list[Path] | None, typer.Option("--rules", help=_RULES_HELP)] = None,
 ) -> None:
     """Explain one rule: what it checks, why, its condition, parameters and references."""
     from facility.engine.quantities import catalogue
-    from facility.engine.rules import load_rules
-    from facility.model.source import InputError
     from facility.report.findings_view import text_of
+    from facility.report.listings import find_rule
 
-    try:
-        ruleset = load_rules(profile=profile)
-    except InputError as error:
-        raise _fail_input(error) from None
-    rule = ruleset.by_code(code)
+    ruleset = _ruleset(profile, site, rules)
+    rule = find_rule(ruleset, code)
     if rule is None:
         from facility.i18n import _
 
