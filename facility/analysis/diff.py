@@ -35,14 +35,39 @@ class FindingChange:
     id: str
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+    worse: bool = False  # same status on both sides, the margin lower now (:func:`_worse`)
 
     @property
     def rule(self) -> str:
-        return (self.after or self.before or {}).get("rule", "")
+        return str((self.after or self.before or {}).get("rule", ""))
+
+    @property
+    def entity(self) -> dict[str, Any]:
+        return dict((self.after or self.before or {}).get("entity", {}))
+
+    @property
+    def limit_changed(self) -> bool:
+        """Both sides judged, against another limit (a derating, a rating, a parameter)."""
+        return _figure_changed(self.before, self.after, "limit")
+
+    @property
+    def observed_changed(self) -> bool:
+        return _figure_changed(self.before, self.after, "observed")
+
+
+def _figure_changed(before: dict[str, Any] | None, after: dict[str, Any] | None, key: str) -> bool:
+    if before is None or after is None:
+        return False  # a check on one side only: nothing to compare
+    old, new = before.get(key), after.get(key)
+    if old is None or new is None:
+        return old is not new
+    return bool((old.get("value"), old.get("unit")) != (new.get("value"), new.get("unit")))
 
 
 @dataclass(slots=True)
 class DiffReport:
+    """Every finding id of either side in exactly one list, or counted as unchanged."""
+
     old: dict[str, Any]
     new: dict[str, Any]
     new_failures: list[FindingChange] = field(default_factory=list)
@@ -51,7 +76,27 @@ class DiffReport:
     status_changes: list[FindingChange] = field(default_factory=list)  # other status moves
     added: list[FindingChange] = field(default_factory=list)  # checks only in the new state
     removed: list[FindingChange] = field(default_factory=list)  # checks only in the old state
-    worse: list[FindingChange] = field(default_factory=list)  # failing on both, margin lower
+    unchanged: int = 0  # same status and margin on both sides
+
+    @property
+    def worse(self) -> list[FindingChange]:
+        """Changed findings whose margin is lower now, failing or passing on both sides."""
+        return [c for c in self.changed if c.worse]
+
+    @property
+    def better(self) -> list[FindingChange]:
+        """Changed findings whose margin is higher now."""
+        return [c for c in self.changed if not c.worse]
+
+    @property
+    def added_passing(self) -> list[FindingChange]:
+        """New checks that pass: a reviewer reads their count."""
+        return [c for c in self.added if (c.after or {}).get("status") == "pass"]
+
+    @property
+    def added_other(self) -> list[FindingChange]:
+        """New checks that do not pass (not evaluated, waived): each is shown."""
+        return [c for c in self.added if (c.after or {}).get("status") != "pass"]
 
 
 class _Quantity(BaseModel):
@@ -227,15 +272,17 @@ def diff_results(old: dict[str, Any], new: dict[str, Any]) -> DiffReport:
         elif a["status"] != b["status"]:
             report.status_changes.append(change)
         elif _margin(a) != _margin(b):
+            change.worse = _worse(b, a)
             report.changed.append(change)
-            if a_fail and _worse(b, a):
-                report.worse.append(change)
+        else:
+            report.unchanged += 1
     return report
 
 
 def _worse(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
-    """Whether ``after``'s margin is more negative than ``before``'s (same unit; a margin in
-    another unit, or one that is now unknown, counts as worse: it cannot be shown not to be)."""
+    """Whether ``after``'s margin is lower than ``before``'s: more negative on a failing check,
+    less positive on a passing one (same unit; a margin in another unit, or one that is now
+    unknown, counts as worse: it cannot be shown not to be)."""
     old, new = (before or {}).get("margin"), (after or {}).get("margin")
     if old is None or old.get("value") is None:
         return False  # nothing to be worse than
@@ -258,7 +305,7 @@ def against_baseline(baseline: dict[str, Any], current: dict[str, Any], file: st
     error-severity checks are newly not evaluated. One comparison, :func:`diff_results`."""
     report = diff_results(baseline, current)
     new = tuple(c.id for c in report.new_failures)
-    worse = tuple(c.id for c in report.worse)
+    worse = tuple(c.id for c in report.worse if (c.after or {}).get("status") in FAILING)
     regressions = {*new, *worse}
     known = sum(
         1 for f in current["findings"] if f["status"] in FAILING and f["id"] not in regressions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +10,6 @@ import typer
 
 from facility.cli import (
     Language,
-    OutputFormat,
     _error,
     _fail_input,
     _generated_at,
@@ -20,13 +20,30 @@ from facility.cli import (
 )
 
 
+# Each command offers only the formats it writes: --help lists them, another is a usage error.
+class FailuresFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class HeadroomFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class DiffFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
 @app.command()
 @_speaks
 def failures(
     site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="text or json.")
-    ] = OutputFormat.text,
+        FailuresFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = FailuresFormat.text,
     profile: Annotated[
         str | None,
         typer.Option(help="Rule profile (default as for check).", show_default=False),
@@ -51,11 +68,6 @@ def failures(
     from facility.report.failures_report import failures_text
     from facility.report.json_report import iter_failures_json
 
-    if output_format not in (OutputFormat.text, OutputFormat.json):
-        from facility.i18n import _
-
-        _error(_("failures prints text or json"))
-        raise typer.Exit(code=2)
     try:
         loaded = load_site(site)
         ruleset = load_rules(
@@ -65,7 +77,7 @@ def failures(
         raise _fail_input(error) from None
     baseline = audit(loaded, ruleset, as_of=_generated_at(None).date())
     report = analyse_failures(loaded, ruleset, baseline)
-    if output_format is OutputFormat.json:
+    if output_format is FailuresFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
         for piece in iter_failures_json(report, info):  # a campus's is 100s of MB: streamed
             _show(piece, json_text=True)
@@ -86,8 +98,8 @@ def headroom(
     zone: Annotated[str | None, typer.Option(help="Add the racks to this floor zone.")] = None,
     row: Annotated[str | None, typer.Option(help="Add the racks to this row.")] = None,
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="text or json.")
-    ] = OutputFormat.text,
+        HeadroomFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = HeadroomFormat.text,
     profile: Annotated[
         str | None,
         typer.Option(help="Rule profile (default as for check).", show_default=False),
@@ -128,7 +140,7 @@ def headroom(
 
         _error(message_of(error))
         raise typer.Exit(code=2) from None
-    if output_format is OutputFormat.json:
+    if output_format is HeadroomFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
         _show(headroom_json(report, info), json_text=True)
     else:
@@ -147,8 +159,9 @@ def diff(
         typer.Argument(help="The new state: a site file or a JSON result.", show_default=False),
     ],
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="text or json.")
-    ] = OutputFormat.text,
+        DiffFormat,
+        typer.Option("--format", "-f", help="Output format (markdown: for a pull request)."),
+    ] = DiffFormat.text,
     profile: Annotated[
         str | None,
         typer.Option(
@@ -165,15 +178,30 @@ def diff(
     """
     from facility.analysis.diff import diff_results, read_result
     from facility.model.source import InputError
-    from facility.report.diff_report import diff_json, diff_text
+    from facility.report.diff_report import diff_json, diff_markdown, diff_text
 
     try:
         report = diff_results(read_result(old, profile), read_result(new, profile))
     except InputError as error:
         raise _fail_input(error) from None
-    if output_format is OutputFormat.json:
+    if output_format is DiffFormat.json:
         _show(diff_json(report), json_text=True)
+    elif output_format is DiffFormat.markdown:
+        _show(diff_markdown(report, _rule_titles(report.new["profile"])))
     else:
-        _show(diff_text(report))
+        _show(diff_text(report, _rule_titles(report.new["profile"])))
     if report.new_failures:
         raise typer.Exit(code=1)
+
+
+def _rule_titles(profile: str) -> dict[str, str]:
+    """The bundled rules' titles in the current language under ``profile`` (the new state's);
+    none for a profile not bundled: each finding's own title is shown then."""
+    from facility.engine.rules import load_rules
+    from facility.engine.selection import SelectionError
+    from facility.model.source import InputError
+
+    try:
+        return _titles(load_rules(profile=profile))
+    except (InputError, SelectionError):
+        return {}

@@ -1,71 +1,330 @@
-"""A diff of two states as text and JSON."""
+"""A diff of two states as text, Markdown (a pull-request comment) and JSON.
+
+Text and Markdown show the same sections in the same order, each grouped by rule (code and
+title once, then its entities): new failures, worse, resolved, better, other status changes,
+new checks that do not pass, checks gone. New passing checks and unchanged findings are
+counts. Each entity shows status, observed value, limit and margin before → after, and marks
+a limit that changed (a derating, a rating) apart from an observed value that moved.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from facility.analysis.diff import DiffReport, FindingChange
-from facility.i18n import N_, _, current_language
+from facility.i18n import N_, _, current_language, ngettext
+from facility.printable import printable
+from facility.report.anchors import natural_key
+from facility.report.entity_runs import compressed, in_order
+from facility.report.templating import MarkdownText, escape_markdown
 from facility.report.words import entity_kind_word, status_word, verdict_word
 
 SCHEMA = "facility-diff/1"
 
+WORSE_MARK = "▼"
+BETTER_MARK = "▲"
 
-def _side(f: dict[str, Any] | None) -> str:
+
+def _sections(report: DiffReport) -> list[tuple[str, str, list[FindingChange]]]:
+    """(key, title, changes) in the order a reviewer reads them; empty ones left out."""
+    sections = (
+        ("new_failures", N_("NEW FAILURES"), report.new_failures),
+        ("worse", N_("WORSE"), report.worse),
+        ("resolved", N_("RESOLVED"), report.resolved),
+        ("better", N_("BETTER"), report.better),
+        ("status_changes", N_("OTHER STATUS CHANGES"), report.status_changes),
+        ("added", N_("NEW CHECKS NOT PASSING"), report.added_other),
+        ("removed", N_("CHECKS GONE"), report.removed),
+    )
+    return [(key, _(title), changes) for key, title, changes in sections if changes]
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """Changes of one rule with the same figures before and after, on one kind of entity."""
+
+    kind: str
+    entities: str  # ``A01 … A08``: runs in the order of every entity the rule judged
+    count: int
+    change: FindingChange  # the first: its figures are every one's
+
+
+def _orders(report: DiffReport) -> dict[tuple[str, str], list[str]]:
+    """(rule, kind) → every entity id judged on either side, in natural order (the order
+    runs are counted in: ``A01 … A08`` leaves none out)."""
+    ids: dict[tuple[str, str], set[str]] = {}
+    for result in (report.old, report.new):
+        for f in result["findings"]:
+            ids.setdefault((f["rule"], f["entity"]["kind"]), set()).add(f["entity"]["id"])
+    return {key: in_order(group) for key, group in ids.items()}
+
+
+def _by_rule(
+    changes: list[FindingChange], orders: dict[tuple[str, str], list[str]]
+) -> list[tuple[str, list[FindingChange], list[_Row]]]:
+    """The changes grouped by rule code (natural order), each rule's identical changes as
+    one row of runs."""
+    groups: dict[str, list[FindingChange]] = {}
+    for change in changes:
+        groups.setdefault(change.rule, []).append(change)
+    out = []
+    for rule in sorted(groups, key=natural_key):
+        alike: dict[tuple[Any, ...], list[FindingChange]] = {}
+        for c in groups[rule]:
+            alike.setdefault(_figures_key(c), []).append(c)
+        rows = []
+        for same in alike.values():
+            kind = str(same[0].entity.get("kind", ""))
+            ids = [str(c.entity.get("id", "")) for c in same]
+            order = orders.get((rule, kind)) or in_order(ids)
+            rows.append(_Row(kind, compressed(ids, order), len(same), same[0]))
+        rows.sort(key=lambda r: (r.kind, natural_key(str(r.change.entity.get("id", "")))))
+        out.append((rule, groups[rule], rows))
+    return out
+
+
+def _figures_key(c: FindingChange) -> tuple[Any, ...]:
+    return (c.entity.get("kind", ""), c.limit_changed, *_figures(c).values())
+
+
+def _title(rule: str, changes: list[FindingChange], titles: dict[str, str]) -> str:
+    if rule in titles:
+        return titles[rule]
+    first = changes[0]
+    return str((first.after or first.before or {}).get("title", ""))
+
+
+def _status(f: dict[str, Any] | None) -> str:
     if f is None:
         return _("absent")
-    margin = f.get("margin")
-    text = (
-        status_word(f["status"]).lower() if current_language() == "en" else status_word(f["status"])
+    word = status_word(f["status"])
+    return word.lower() if current_language() == "en" else word
+
+
+def _text_of(f: dict[str, Any] | None, key: str) -> str:
+    value = (f or {}).get(key)
+    return "—" if not value else str(value.get("text", "—"))
+
+
+def _moved(before: str, after: str) -> str:
+    """``a → b``, or ``a`` once when both sides read the same."""
+    return (
+        before
+        if before == after
+        else _("%(before)s → %(after)s")
+        % {
+            "before": before,
+            "after": after,
+        }
     )
-    if f.get("observed"):
-        text += _(" at %(value)s") % {"value": f["observed"]["text"]}
-    if margin:
-        text += _(" (margin %(margin)s)") % {"margin": margin["text"]}
-    return text
 
 
-def _line(c: FindingChange) -> str:
-    f = c.after or c.before or {}
-    entity = f.get("entity", {})
-    kind = entity.get("kind", "")
-    shown = entity_kind_word(kind) if current_language() != "en" and kind else kind
-    return f"  {f.get('rule', '')} {shown} {entity.get('id', '')}: {_side(c.before)} → {_side(c.after)}"
+def _figures(c: FindingChange) -> dict[str, str]:
+    """Status, observed, limit and margin of one change, each ``before → after`` or once."""
+
+    def side(key: str) -> tuple[str, str]:
+        return _text_of(c.before, key), _text_of(c.after, key)
+
+    return {
+        "status": _moved(_status(c.before), _status(c.after)),
+        "observed": _moved(*side("observed")),
+        "limit": _moved(*side("limit")),
+        "margin": _moved(*side("margin")),
+    }
 
 
-def diff_text(report: DiffReport) -> str:
-    """The diff for a terminal, in the current language."""
+def _counts(report: DiffReport) -> list[str]:
+    """The headline: what changed, then what did not, as counts."""
+    pieces = [
+        ngettext("%(n)s new failure", "%(n)s new failures", len(report.new_failures)),
+        ngettext("%(n)s worse", "%(n)s worse", len(report.worse)),
+        ngettext("%(n)s resolved", "%(n)s resolved", len(report.resolved)),
+        ngettext("%(n)s better", "%(n)s better", len(report.better)),
+    ]
+    numbers = [len(report.new_failures), len(report.worse), len(report.resolved)]
+    numbers.append(len(report.better))
+    shown = [p % {"n": f"{n:,}"} for p, n in zip(pieces, numbers, strict=True)]
+    passing = len(report.added_passing)
+    if passing:
+        shown.append(
+            ngettext("+%(n)s new passing check", "+%(n)s new passing checks", passing)
+            % {"n": f"{passing:,}"}
+        )
+    shown.append(
+        ngettext("%(n)s unchanged", "%(n)s unchanged", report.unchanged)
+        % {"n": f"{report.unchanged:,}"}
+    )
+    return shown
+
+
+def _side_line(result: dict[str, Any], clean: Callable[[str], str]) -> str:
+    site = result["site"]
+    return (
+        f"{clean(site['name'])} ({clean(site['sha256'][:12])}…, {verdict_word(result['verdict'])})"
+    )
+
+
+def diff_text(report: DiffReport, titles: dict[str, str] | None = None) -> str:
+    """The diff for a terminal, in the current language. ``titles``: rule code → title in that
+    language (else each finding's own title)."""
+    titles = titles or {}
+    lines = [f"{_side_line(report.old, printable)} → {_side_line(report.new, printable)}"]
+    sections = _sections(report)
+    if not sections and not report.added_passing:
+        return "\n".join([*lines, "", _("No finding changed.")]) + "\n"
+    lines.append(" · ".join(_counts(report)))
+    orders = _orders(report)
+    for key, title, changes in sections:
+        lines += ["", f"{title} ({len(changes):,})"]
+        for rule, group, rows in _by_rule(changes, orders):
+            lines.append(f"  {printable(rule)} {printable(_title(rule, group, titles))}")
+            for row in rows:
+                lines.append("    " + _text_line(key, row))
+    return "\n".join(lines) + "\n"
+
+
+def _entities(row: _Row) -> str:
+    """``rack A01 … A08 (8)``: the kind in the current language, the runs, a count over one."""
+    kind = entity_kind_word(row.kind, row.count) if current_language() != "en" else row.kind
+    text = f"{kind} {row.entities}"
+    return text if row.count == 1 else f"{text} ({row.count:,})"
+
+
+def _text_line(key: str, row: _Row) -> str:
+    figures = {k: printable(v) for k, v in _figures(row.change).items()}
+    if row.change.limit_changed:
+        figures["limit"] += " " + _("(limit changed)")
+    mark = {"worse": WORSE_MARK + " ", "better": BETTER_MARK + " "}.get(key, "")
+    return mark + _(
+        "%(entities)s: %(status)s; observed %(observed)s; limit %(limit)s; margin %(margin)s"
+    ) % {"entities": printable(_entities(row)), **figures}
+
+
+# Sections a reviewer must read are open; the others fold into <details>.
+_OPEN = ("new_failures", "worse")
+
+
+def diff_markdown(report: DiffReport, titles: dict[str, str] | None = None) -> str:
+    """The diff as GitHub-flavoured Markdown for a pull-request comment: headline counts,
+    the two states, then a table per rule in each section. Every value is escaped."""
+    titles = titles or {}
+    md = escape_markdown
     old, new = report.old, report.new
     lines = [
-        f"{old['site']['name']} ({old['site']['sha256'][:12]}…, {verdict_word(old['verdict'])}) → "
-        f"{new['site']['name']} ({new['site']['sha256'][:12]}…, {verdict_word(new['verdict'])})",
+        "### "
+        + md(
+            _("facility diff: %(old)s → %(new)s")
+            % {
+                "old": old["site"]["name"],
+                "new": new["site"]["name"],
+            }
+        ),
+        "",
     ]
-    sections = (
-        (N_("NEW FAILURES"), report.new_failures),
-        (N_("RESOLVED"), report.resolved),
-        (N_("MARGIN CHANGED"), report.changed),
-        (N_("OTHER STATUS CHANGES"), report.status_changes),
-        (N_("NEW CHECKS"), report.added),
-        (N_("CHECKS GONE"), report.removed),
+    sections = _sections(report)
+    orders = _orders(report)
+    if not sections and not report.added_passing:
+        lines += [md(_("No finding changed.")), ""]
+    else:
+        lines += [
+            " · ".join(f"**{md(p)}**" if i < 4 else md(p) for i, p in enumerate(_counts(report))),
+            "",
+        ]
+    lines += [
+        f"| | {md(_('Old'))} | {md(_('New'))} |",
+        "|---|---|---|",
+        f"| {md(_('Site'))} | {md(old['site']['name'])} | {md(new['site']['name'])} |",
+        f"| {md(_('File'))} | {md(old['site']['file'])} | {md(new['site']['file'])} |",
+        f"| SHA-256 | {md(old['site']['sha256'][:12])}… | {md(new['site']['sha256'][:12])}… |",
+        f"| {md(_('Verdict'))} | {md(verdict_word(old['verdict']))} | "
+        f"{md(verdict_word(new['verdict']))} |",
+        "",
+    ]
+    for key, title, changes in sections:
+        heading = (
+            f"{title.capitalize() if current_language() == 'en' else title} ({len(changes):,})"
+        )
+        body = _markdown_section(key, changes, titles, orders)
+        if key in _OPEN:
+            lines += [f"#### {md(heading)}", "", *body]
+        else:
+            lines += [
+                "<details>",
+                f"<summary>{md(heading)}</summary>",
+                "",
+                *body,
+                "</details>",
+                "",
+            ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _markdown_section(
+    key: str,
+    changes: list[FindingChange],
+    titles: dict[str, str],
+    orders: dict[tuple[str, str], list[str]],
+) -> list[str]:
+    md = escape_markdown
+    head = (
+        f"| {md(_('Entity'))} | {md(_('Status'))} | {md(_('Observed'))} | {md(_('Limit'))} "
+        f"| {md(_('Margin'))} |"
     )
-    for title, changes in sections:
-        if changes:
-            heading = _(title) + f" ({len(changes)})"
-            lines += ["", heading, *(_line(c) for c in changes)]
-    if len(lines) == 1:
-        lines += ["", _("No finding changed.")]
-    return "\n".join(lines) + "\n"
+    lines: list[str] = []
+    mark = {"worse": WORSE_MARK + " ", "better": BETTER_MARK + " "}.get(key, "")
+    for rule, group, rows in _by_rule(changes, orders):
+        lines += [
+            f"**{md(rule)}** {md(_title(rule, group, titles))}",
+            "",
+            head,
+            "|---|---|---|---|---|",
+        ]
+        for row in rows:
+            f = _figures(row.change)
+            limit = md(f["limit"])
+            if row.change.limit_changed:
+                limit = MarkdownText(f"{limit} **{md(_('(limit changed)'))}**")
+            lines.append(
+                f"| {md(mark)}{md(_entities(row))} | {md(f['status'])} | {md(f['observed'])} "
+                f"| {limit} | {md(f['margin'])} |"
+            )
+        lines.append("")
+    return lines
 
 
 def diff_json(report: DiffReport) -> str:
     def items(changes: list[FindingChange]) -> list[dict[str, Any]]:
-        return [{"id": c.id, "before": c.before, "after": c.after} for c in changes]
+        return [
+            {
+                "id": c.id,
+                "rule": c.rule,
+                "worse": c.worse,
+                "limit_changed": c.limit_changed,
+                "observed_changed": c.observed_changed,
+                "before": c.before,
+                "after": c.after,
+            }
+            for c in changes
+        ]
 
     data = {
         "schema": SCHEMA,
         "old": {k: report.old[k] for k in ("site", "profile", "rules_version", "verdict")},
         "new": {k: report.new[k] for k in ("site", "profile", "rules_version", "verdict")},
+        "counts": {
+            "new_failures": len(report.new_failures),
+            "worse": len(report.worse),
+            "resolved": len(report.resolved),
+            "better": len(report.better),
+            "status_changes": len(report.status_changes),
+            "added": len(report.added),
+            "added_passing": len(report.added_passing),
+            "removed": len(report.removed),
+            "unchanged": report.unchanged,
+        },
         "new_failures": items(report.new_failures),
         "resolved": items(report.resolved),
         "changed": items(report.changed),

@@ -1,0 +1,172 @@
+"""facility diff for a reviewer: grouped by rule, limit changes marked, worse checks flagged,
+new passing checks counted, Markdown for a pull request, and only the formats it writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from facility.analysis.diff import diff_results, read_result
+from facility.cli import app
+from facility.report.diff_report import diff_markdown, diff_text
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HALL = EXAMPLES / "hall-b3.yaml"
+runner = CliRunner()
+
+# Z-A 25 → 20 kPa (a limit change), Z-B 12 → 16 kPa, TCS-A piping 0.40 → 0.45 bar (observed).
+PLANNED = (
+    ("    uniform_load_rating: 25 kPa", "    uniform_load_rating: 20 kPa"),
+    ("    uniform_load_rating: 12 kPa", "    uniform_load_rating: 16 kPa"),
+    ("      piping_pressure_drop: 0.40 bar", "      piping_pressure_drop: 0.45 bar"),
+)
+
+
+def variant(tmp_path: Path, name: str, edits: tuple[tuple[str, str], ...]) -> Path:
+    text = HALL.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def planned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return variant(tmp_path_factory.mktemp("diff"), "planned.yaml", PLANNED)
+
+
+@pytest.fixture(scope="module")
+def report(planned: Path):
+    return diff_results(read_result(HALL, None), read_result(planned, None))
+
+
+def test_worse_and_better_are_margins_on_a_check_with_the_same_status(report) -> None:
+    # FLR-003 Z-A passes on both: 1.96 kPa ≤ 25 → ≤ 20 kPa, margin 23.0 → 18.0 kPa: worse.
+    # LIQ-009 TCS-A passes on both: 1.27 + 0.40 = 1.67 bar → 1.27 + 0.45 = 1.72 bar ≤ 2.5 bar,
+    # margin 0.83 → 0.78 bar: worse (the observed value moved, not the limit).
+    # FLR-003 Z-B passes on both: ≤ 12 → ≤ 16 kPa, margin 10.4 → 14.4 kPa: better.
+    assert {c.id for c in report.worse} == {"FLR-003:floor_zone:Z-A", "LIQ-009:tcs_loop:TCS-A"}
+    assert {c.id for c in report.better} == {"FLR-003:floor_zone:Z-B"}
+    by_id = {c.id: c for c in report.changed}
+    assert by_id["FLR-003:floor_zone:Z-A"].limit_changed
+    assert not by_id["FLR-003:floor_zone:Z-A"].observed_changed
+    assert by_id["LIQ-009:tcs_loop:TCS-A"].observed_changed
+    assert not by_id["LIQ-009:tcs_loop:TCS-A"].limit_changed
+    # Racks A01…A08 newly fail FLR-001 (20.4 kPa > 20 kPa), B01…B12 pass (15.0 ≤ 16 kPa).
+    assert len(report.new_failures) == 8 and len(report.resolved) == 12
+    # Every finding of either side is in one list or counted unchanged (same ids both sides).
+    total = len(read_result(HALL, None)["findings"])
+    listed = sum(map(len, (report.new_failures, report.resolved, report.changed)))
+    assert listed + len(report.status_changes) + report.unchanged == total
+
+
+def test_a_worse_passing_check_does_not_fail_a_baseline(report) -> None:
+    from facility.analysis.diff import against_baseline
+
+    baseline = against_baseline(report.old, report.new, "old.json")
+    assert baseline.worse == ()  # Z-A and TCS-A still pass: only failing ones fail a run
+    assert len(baseline.new) == 8
+
+
+def test_text_groups_by_rule_in_review_order_and_collapses_runs(report) -> None:
+    text = diff_text(report)
+    order = [
+        text.index(h) for h in ("NEW FAILURES (8)", "WORSE (2)", "RESOLVED (12)", "BETTER (1)")
+    ]
+    assert order == sorted(order)
+    assert "8 new failures · 2 worse · 12 resolved · 1 better · 423 unchanged" in text
+    assert text.count("FLR-001 ") == 2  # the rule once per section: new failures, resolved
+    assert (
+        "    rack A01 … A08 (8): passes → fails; observed 20.4 kPa; "
+        "limit 25.0 kPa → 20.0 kPa (limit changed); margin 4.6 kPa → -0.4 kPa\n"
+    ) in text
+    assert (
+        "    ▼ tcs_loop TCS-A: passes; observed 167.0 kPa → 172.0 kPa; limit 250.0 kPa; "
+        "margin 83.0 kPa → 78.0 kPa\n"
+    ) in text
+    assert "    ▲ floor_zone Z-B:" in text
+
+
+def test_markdown_is_a_pull_request_comment(report) -> None:
+    md = diff_markdown(report)
+    assert md.startswith("### facility diff: Hall B3 → Hall B3\n")
+    assert "**8 new failures** · **2 worse** · **12 resolved** · **1 better** · 423 unchanged" in md
+    # New failures and worse are open; resolved and better fold into <details>.
+    assert "#### New failures (8)" in md and "#### Worse (2)" in md
+    assert "<details>\n<summary>Resolved (12)</summary>\n" in md
+    assert "<summary>Better (1)</summary>" in md
+    assert (
+        "| rack A01 … A08 (8) | passes → fails | 20.4 kPa | 25.0 kPa → 20.0 kPa "
+        "**(limit changed)** | 4.6 kPa → -0.4 kPa |"
+    ) in md
+    assert "| ▼ tcs\\_loop TCS-A | passes |" in md  # the _ escaped: not emphasis
+    assert md.count("<details>") == md.count("</details>") == 2
+
+
+def test_new_passing_checks_are_a_count_and_a_new_check_not_passing_is_shown(report) -> None:
+    old = dict(report.old)
+    gone = {"AIR-001:room:B3", "FLR-003:floor_zone:Z-B"}  # both pass in the new state
+    old["findings"] = [f for f in report.new["findings"] if f["id"] not in gone]
+    new = dict(report.new)
+    for f in new["findings"]:
+        assert f["status"] != "not_evaluated" or f["id"] not in gone
+    text = diff_text(diff_results(old, new))
+    assert "+2 new passing checks" in text
+    assert "AIR-001" not in text  # counted, not listed
+    md = diff_markdown(diff_results(old, new))
+    assert "+2 new passing checks" in md
+
+
+def test_cli_markdown_and_exit_codes(planned: Path) -> None:
+    out = runner.invoke(app, ["diff", str(HALL), str(planned), "-f", "markdown"])
+    assert out.exit_code == 1  # new failures
+    assert "#### New failures (8)" in out.stdout
+    same = runner.invoke(app, ["diff", str(HALL), str(HALL), "-f", "markdown"])
+    assert same.exit_code == 0 and "No finding changed." in same.stdout
+
+
+def test_json_carries_worse_and_the_limit_change(planned: Path) -> None:
+    out = runner.invoke(app, ["diff", str(HALL), str(planned), "-f", "json"])
+    assert out.exit_code == 1
+    data = json.loads(out.stdout)
+    assert data["counts"] == {
+        "new_failures": 8,
+        "worse": 2,
+        "resolved": 12,
+        "better": 1,
+        "status_changes": 0,
+        "added": 0,
+        "added_passing": 0,
+        "removed": 0,
+        "unchanged": 423,
+    }
+    za = next(c for c in data["changed"] if c["id"] == "FLR-003:floor_zone:Z-A")
+    assert za["worse"] is True and za["limit_changed"] is True and za["observed_changed"] is False
+    assert (za["before"]["limit"]["value"], za["after"]["limit"]["value"]) == (25.0, 20.0)
+    new = data["new_failures"][0]
+    assert new["rule"] == "FLR-001" and new["worse"] is False  # a status move, not "worse"
+
+
+@pytest.mark.parametrize(
+    ("command", "wrong", "offered"),
+    [
+        (["failures", str(HALL)], "markdown", "'text', 'json'"),
+        (
+            ["headroom", str(HALL), "--rack-type", "gb300-b3", "--zone", "Z-A"],
+            "html",
+            "'text', 'json'",
+        ),
+        (["diff", str(HALL), str(HALL)], "sarif", "'text', 'json', 'markdown'"),
+    ],
+)
+def test_each_command_offers_only_the_formats_it_writes(command, wrong, offered) -> None:
+    out = runner.invoke(app, [*command, "-f", wrong])
+    assert out.exit_code == 2
+    assert offered in " ".join(out.output.split()).replace("│ ", "")
+    helped = runner.invoke(app, [command[0], "--help"], env={"COLUMNS": "200"})
+    assert f"<{offered.replace(chr(39), '').replace(', ', '|')}>" in helped.output
