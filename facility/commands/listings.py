@@ -67,6 +67,7 @@ def init(
     """Write a commented starter site file to edit."""
     from facility.i18n import _
     from facility.messages import message_of
+    from facility.model.document import SCHEMA_FILE
     from facility.model.starter import STARTER_SITE
     from facility.report.write import write_atomically
 
@@ -83,6 +84,10 @@ def init(
         _error(message_of(error))
         raise typer.Exit(code=2) from None
     typer.echo(_("wrote %(path)s; check it with: facility check %(path)s") % {"path": output})
+    typer.echo(
+        _("for completion in editors (its first line points there): facility schema > %(schema)s")
+        % {"schema": output.parent / SCHEMA_FILE}
+    )
 
 
 @app.command("catalog")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from facility.model.fields import Id
 
@@ -16,4 +16,6 @@ class Strict(BaseModel):
 class Entity(Strict):
     """Something a finding can point at: it has an id, unique within its kind."""
 
-    id: Id
+    id: Id = Field(
+        description="Unique id among the entities of its kind; findings and references use it"
+    )

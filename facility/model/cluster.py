@@ -103,45 +103,55 @@ class RoceSettings(Strict):
 class ScaleUp(Strict):
     """The fabric inside a supernode."""
 
-    technology: Literal["nvlink", "ub", "other"] | None = None
-    notes: str | None = None
+    technology: Literal["nvlink", "ub", "other"] | None = Field(
+        None, description="nvlink, ub or other"
+    )
+    notes: str | None = Field(None, description="Free text about the scale-up domain")
 
 
 class ScaleOut(Strict):
     """The fabric between supernodes (the compute or 'parameter' plane)."""
 
-    technology: Literal["infiniband", "roce", "other"] | None = None
+    technology: Literal["infiniband", "roce", "other"] | None = Field(
+        None, description="infiniband, roce or other"
+    )
     bandwidth_per_accelerator: BitRate | None = Field(
         None, description="NIC bandwidth per accelerator, e.g. '800 Gb/s'"
     )
     bandwidth_per_node: BitRate | None = Field(
         None, description="NIC bandwidth of a node (with accelerators_per_node)"
     )
-    accelerators_per_node: int | None = Field(None, ge=1, le=1024)
-    roce: RoceSettings | None = None
+    accelerators_per_node: int | None = Field(
+        None, description="Accelerators per node", ge=1, le=1024
+    )
+    roce: RoceSettings | None = Field(
+        None, description="RoCE settings (PFC, ECN, watchdog) when the fabric is RoCE"
+    )
 
 
 class StorageNetwork(Strict):
     """The network between the nodes and storage."""
 
-    technology: Literal["infiniband", "roce", "ethernet", "other"] | None = None
+    technology: Literal["infiniband", "roce", "ethernet", "other"] | None = Field(
+        None, description="infiniband, roce, ethernet or other"
+    )
     separate_from_scale_out: bool | None = Field(
         None, description="True when storage traffic has its own fabric (or its own NICs)"
     )
 
 
 class Network(Strict):
-    scale_up: ScaleUp = ScaleUp()
-    scale_out: ScaleOut = ScaleOut()
-    storage: StorageNetwork = StorageNetwork()
+    scale_up: ScaleUp = Field(ScaleUp(), description="The scale-up (in-rack) fabric")
+    scale_out: ScaleOut = Field(ScaleOut(), description="The scale-out fabric")
+    storage: StorageNetwork = Field(StorageNetwork(), description="The storage network")
 
 
 class Storage(Strict):
     """The shared storage the cluster trains from and checkpoints to (aggregate figures)."""
 
-    read_bandwidth: DataRate | None = None
-    write_bandwidth: DataRate | None = None
-    capacity: DataSize | None = None
+    read_bandwidth: DataRate | None = Field(None, description="Aggregate storage read bandwidth")
+    write_bandwidth: DataRate | None = Field(None, description="Aggregate storage write bandwidth")
+    capacity: DataSize | None = Field(None, description="Usable storage capacity")
 
 
 StateLayout = Literal["bf16_adam", "fp32_adam", "bf16_weights"]
@@ -150,7 +160,7 @@ StateLayout = Literal["bf16_adam", "fp32_adam", "bf16_weights"]
 class Workload(Strict):
     """The training run the cluster is planned for."""
 
-    name: str | None = Field(None, max_length=200)
+    name: str | None = Field(None, description="Name of the planned run", max_length=200)
     supernodes: list[Id] | None = Field(
         None, description="The supernodes that run it (default: all of them)"
     )
@@ -190,7 +200,7 @@ class Evidence(Strict):
     reference: str | None = Field(
         None, min_length=1, max_length=500, description="Test report, ticket or document"
     )
-    notes: str | None = None
+    notes: str | None = Field(None, description="Free text")
 
 
 # The commissioning items an auditor wants ticked, in report order.
@@ -236,12 +246,14 @@ class Commissioning(Strict):
 class Cluster(Strict):
     """The cluster the supernodes form (optional: a hall audit without it is unchanged)."""
 
-    id: Id = "cluster"
-    supernodes: list[Supernode] = []
-    network: Network = Network()
-    storage: Storage = Storage()
-    workload: Workload | None = None
-    commissioning: Commissioning = Commissioning()
+    id: Id = Field("cluster", description="Id findings about the cluster point at")
+    supernodes: list[Supernode] = Field([], description="The supernodes, each a set of racks")
+    network: Network = Field(Network(), description="Scale-up, scale-out and storage networks")
+    storage: Storage = Field(Storage(), description="Storage bandwidth and capacity")
+    workload: Workload | None = Field(None, description="The planned training run")
+    commissioning: Commissioning = Field(
+        Commissioning(), description="Evidence of commissioning tests and monitoring"
+    )
 
 
 # --- resolution --------------------------------------------------------------------------

@@ -57,8 +57,12 @@ MAXIMUM_TEMPERATURES = {
 class Coolant(Strict):
     """The fluid of a loop. Glycol concentration must say whether it is by mass or volume."""
 
-    fluid: Literal["water", "propylene_glycol", "ethylene_glycol"]
-    mass_fraction: Fraction | None = None
+    fluid: Literal["water", "propylene_glycol", "ethylene_glycol"] = Field(
+        description="water, propylene_glycol or ethylene_glycol"
+    )
+    mass_fraction: Fraction | None = Field(
+        None, description="Glycol concentration by mass (give it or volume_fraction)"
+    )
     volume_fraction: Fraction | None = Field(
         None, description="As in 'PG25' = 25 % by volume (Dow LC25)"
     )
@@ -161,10 +165,17 @@ def _within_correlation(
 class FacilityWater(Entity):
     ashrae_class: str | None = Field(None, description="ASHRAE liquid class, e.g. W32 (or S32)")
     # Before supply_temperature, whose validator reads it.
-    coolant: Coolant = Coolant(fluid="water")
-    supply_temperature: Temperature | None = None
+    coolant: Coolant = Field(
+        Coolant(fluid="water"),
+        description="Fluid of the facility (primary) water loop; water by default",
+    )
+    supply_temperature: Temperature | None = Field(
+        None, description="Facility water supply temperature at the CDUs"
+    )
     primary_rise: TemperatureRise | None = Field(None, description="Design rise across the CDUs")
-    available_flow: Flow | None = None
+    available_flow: Flow | None = Field(
+        None, description="Facility water flow available to the CDUs"
+    )
     differential_pressure: Pressure | None = Field(
         None, description="Differential pressure available at the CDUs"
     )
@@ -175,8 +186,10 @@ class FacilityWater(Entity):
 
 
 class Pumps(Strict):
-    installed: int = Field(ge=1, le=64)
-    required: int = Field(ge=1, le=64)
+    installed: int = Field(description="Pumps installed in the CDU", ge=1, le=64)
+    required: int = Field(
+        description="Pumps needed for the rated flow (installed − required may fail)", ge=1, le=64
+    )
 
     @model_validator(mode="after")
     def _enough(self) -> Pumps:
@@ -186,19 +199,27 @@ class Pumps(Strict):
 
 
 class CduFigures(Strict):
-    name: str | None = None
+    name: str | None = Field(None, description="Product name")
     capacity: Power | None = Field(None, description="Heat capacity at the rated approach")
-    rated_approach: TemperatureRise | None = None
+    rated_approach: TemperatureRise | None = Field(
+        None, description="Approach (TCS supply − facility supply) at the rated capacity"
+    )
     rated_flow: Flow | None = Field(None, description="Secondary flow at the available head")
     available_head: Pressure | None = Field(None, description="External head at rated flow")
-    pumps: Pumps | None = None
-    primary_pressure_drop: PressureDrop | None = None
-    max_racks: int | None = Field(None, ge=1, le=100_000)
+    pumps: Pumps | None = Field(None, description="Installed and required pumps")
+    primary_pressure_drop: PressureDrop | None = Field(
+        None, description="Pressure drop on the facility-water side of the CDU"
+    )
+    max_racks: int | None = Field(
+        None, description="Most racks this CDU supports", ge=1, le=100_000
+    )
 
 
 class Cdu(CduFigures, Entity):
-    catalog: Id | None = None
-    facility_water: Id | None = None
+    catalog: Id | None = Field(None, description="Catalog entry this CDU starts from")
+    facility_water: Id | None = Field(
+        None, description="The facility_water id this CDU is supplied from"
+    )
     approach: TemperatureRise | None = Field(
         None, description="Approach in this site (TCS supply − facility supply); rated if absent"
     )
@@ -207,10 +228,16 @@ class Cdu(CduFigures, Entity):
 class TcsLoop(Entity):
     """A technology cooling system (secondary) loop: the liquid the racks see."""
 
-    room: Id | None = None
-    coolant: Coolant
-    cdus: list[Id] = Field(min_length=1)
-    supply_setpoint: Temperature | None = None  # after coolant, which its validator reads
+    room: Id | None = Field(None, description="The room this loop is in")
+    coolant: Coolant = Field(
+        description="Fluid of the loop, e.g. {fluid: propylene_glycol, volume_fraction: 25 %}"
+    )
+    cdus: list[Id] = Field(description="Ids of the CDUs that cool this loop", min_length=1)
+    # after coolant, which its validator reads
+    supply_setpoint: Temperature | None = Field(
+        None,
+        description="TCS supply set point; the racks see it when the CDUs can reach it, else the lowest supply they achieve",
+    )
     piping_pressure_drop: PressureDrop | None = Field(
         None, description="Piping and manifold pressure drop to the worst rack"
     )
@@ -223,13 +250,15 @@ class TcsLoop(Entity):
 class AirUnit(Entity):
     """A CRAH/CRAC/fan wall. With ``count``, ids ``<id>-1`` … ``<id>-<count>`` are made."""
 
-    room: Id | None = None
-    sensible_capacity: Power
-    count: int | None = Field(None, ge=1, le=1000)
+    room: Id | None = Field(None, description="The room this unit cools")
+    sensible_capacity: Power = Field(description="Sensible cooling capacity of one unit")
+    count: int | None = Field(
+        None, description="Number of identical units; ids <id>-1 … <id>-<count>", ge=1, le=1000
+    )
 
 
 class Cooling(Strict):
-    facility_water: list[FacilityWater] = []
-    cdus: list[Cdu] = []
-    tcs_loops: list[TcsLoop] = []
-    air_units: list[AirUnit] = []
+    facility_water: list[FacilityWater] = Field([], description="Facility (primary) water loops")
+    cdus: list[Cdu] = Field([], description="Coolant distribution units")
+    tcs_loops: list[TcsLoop] = Field([], description="Technology cooling system (secondary) loops")
+    air_units: list[AirUnit] = Field([], description="CRAH/CRAC units and fan walls")

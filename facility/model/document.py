@@ -18,13 +18,22 @@ from facility.model.racks import Rack, Row
 from facility.model.waivers import Waiver
 
 SCHEMA_VERSION = 1
+# The schema's identifier. facility has no web site to serve it from, so the id is a URN that
+# names the format and its version (RFC 8141), not an address: editors get the schema from a
+# file, ``facility schema > site.schema.json``, that the starter's first line points at.
+SCHEMA_ID = f"urn:facility:site-schema:{SCHEMA_VERSION}"
+SCHEMA_FILE = "site.schema.json"
 
 
 class SiteInfo(Strict):
-    name: str = Field(min_length=1, max_length=500)
-    location: str | None = None
+    name: str = Field(
+        description="Name of the hall or campus, shown in every report",
+        min_length=1,
+        max_length=500,
+    )
+    location: str | None = Field(None, description="Where the site is (address, campus, building)")
     design_intent: str | None = Field(None, description="e.g. 'Tier III'")
-    notes: str | None = None
+    notes: str | None = Field(None, description="Free text printed in the report header")
     document: DocumentControl | None = Field(
         None, description="Document control: number, revision, status, history, signers"
     )
@@ -46,21 +55,35 @@ class Conventions(Strict):
 class SiteDocument(Strict):
     """A hall (or campus) as the engineer wrote it."""
 
-    schema_version: Annotated[Literal[1], NotATruthValue] = 1
+    schema_version: Annotated[Literal[1], NotATruthValue] = Field(
+        1, description="Version of the site-file format; 1"
+    )
     extends: str | list[str] | None = Field(
         None,
         description="Base site file(s) this file is merged over, relative to this file "
         "(applied in order; see docs/layering.md)",
     )
-    site: SiteInfo
-    conventions: Conventions = Conventions()
-    rooms: list[Room] = []
-    floor_zones: list[FloorZone] = []
-    rack_types: list[RackType] = []
-    power: Power = Power()
-    cooling: Cooling = Cooling()
-    rows: list[Row] = []
-    racks: list[Rack] = []
+    site: SiteInfo = Field(
+        description="The site's name, location, design intent and document control"
+    )
+    conventions: Conventions = Field(
+        Conventions(), description="Site-wide conventions (continuous-load derating)"
+    )
+    rooms: list[Room] = Field(
+        [], description="Rooms (halls): air units and the redundancy their air cooling needs"
+    )
+    floor_zones: list[FloorZone] = Field(
+        [], description="Floor areas with one structural rating each"
+    )
+    rack_types: list[RackType] = Field(
+        [], description="Kinds of rack: power, mass, cooling figures (or a catalog entry)"
+    )
+    power: Power = Field(Power(), description="Power sources, distribution and PDU types")
+    cooling: Cooling = Field(
+        Cooling(), description="Facility water, CDUs, TCS loops and room air units"
+    )
+    rows: list[Row] = Field([], description="Rows of identical racks, declared in one block")
+    racks: list[Rack] = Field([], description="Racks declared one by one")
     waivers: list[Waiver] = Field(
         [], description="Accepted findings: rule, entity, reason, owner, expiry"
     )
@@ -73,5 +96,6 @@ def json_schema() -> dict[str, Any]:
     """The JSON Schema of a site file, for editors' completion and validation."""
     schema = SiteDocument.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = SCHEMA_ID
     schema["title"] = "facility site file"
     return schema

@@ -19,35 +19,43 @@ from facility.model.base import Strict
 Discipline = Literal["electrical", "mechanical", "structural", "civil", "controls", "general"]
 Status = Literal["draft", "for-review", "issued"]
 
-_Text = Field(min_length=1, max_length=200)
-
 
 class Revision(Strict):
     """One line of the revision history."""
 
     revision: str = Field(min_length=1, max_length=20, description="e.g. 'A', 'P02', 'C1'")
     date: dt.date = Field(strict=False, description="ISO 8601 date")
-    description: str = Field(min_length=1, max_length=500)
-    by: str | None = Field(None, min_length=1, max_length=200)
+    description: str = Field(
+        description="What changed in this revision", min_length=1, max_length=500
+    )
+    by: str | None = Field(None, description="Who made it", min_length=1, max_length=200)
 
 
 class Signer(Strict):
     """Who signs for one discipline."""
 
-    discipline: Discipline
-    name: str = _Text
-    role: str | None = Field(None, min_length=1, max_length=200)
-    organisation: str | None = Field(None, min_length=1, max_length=200)
+    discipline: Discipline = Field(description="The discipline signed for")
+    name: str = Field(min_length=1, max_length=200, description="Signer's name")
+    role: str | None = Field(None, description="Signer's role", min_length=1, max_length=200)
+    organisation: str | None = Field(
+        None, description="Signer's organisation", min_length=1, max_length=200
+    )
 
 
 class DocumentControl(Strict):
     number: str = Field(min_length=1, max_length=100, description="Document number")
     revision: str = Field(min_length=1, max_length=20, description="Current revision")
     status: Status = Field(description="draft, for-review or issued")
-    organisation: str | None = Field(None, min_length=1, max_length=200)
-    prepared_by: str | None = Field(None, min_length=1, max_length=200)
-    checked_by: str | None = Field(None, min_length=1, max_length=200)
-    approved_by: str | None = Field(None, min_length=1, max_length=200)
+    organisation: str | None = Field(
+        None, description="Organisation issuing the document", min_length=1, max_length=200
+    )
+    prepared_by: str | None = Field(
+        None, description="Who prepared it", min_length=1, max_length=200
+    )
+    checked_by: str | None = Field(None, description="Who checked it", min_length=1, max_length=200)
+    approved_by: str | None = Field(
+        None, description="Who approved it", min_length=1, max_length=200
+    )
     revisions: list[Revision] = Field([], description="Revision history, oldest first")
     signers: list[Signer] = Field([], description="A signer per discipline")
 

@@ -30,13 +30,13 @@ from facility.model.fields import (
 
 
 class Footprint(Strict):
-    width: Length
-    depth: Length
+    width: Length = Field(description="Width of the rack's footprint")
+    depth: Length = Field(description="Depth of the rack's footprint")
 
 
 class TemperatureRange(Strict):
-    min: Temperature
-    max: Temperature
+    min: Temperature = Field(description="Lowest allowed temperature")
+    max: Temperature = Field(description="Highest allowed temperature")
 
     @model_validator(mode="after")
     def _ordered(self) -> TemperatureRange:
@@ -48,15 +48,15 @@ class TemperatureRange(Strict):
 class FlowPoint(Strict):
     """One row of a vendor flow-vs-supply-temperature table."""
 
-    supply_temperature: Temperature
-    flow: Flow
-    pressure_drop: PressureDrop | None = None
+    supply_temperature: Temperature = Field(description="Coolant supply temperature of this row")
+    flow: Flow = Field(description="Flow the rack needs at that supply temperature")
+    pressure_drop: PressureDrop | None = Field(None, description="Rack pressure drop at that flow")
 
 
 class RackFigures(Strict):
     """The figures of a rack type; all optional (from the site, the catalog, or missing)."""
 
-    name: str | None = None
+    name: str | None = Field(None, description="Product name")
     cooling: Literal["liquid", "air"] | None = Field(
         None, description="'liquid' (cold plates, with a residual air part) or 'air' only"
     )
@@ -67,13 +67,17 @@ class RackFigures(Strict):
     )
     nominal_power: Power | None = Field(None, description="Sustained IT power (thermal basis)")
     peak_power: Power | None = Field(None, description="Peak electrical power (EDPp)")
-    power_factor: PositiveFraction | None = None
+    power_factor: PositiveFraction | None = Field(
+        None, description="Real over apparent power of the rack's supplies (kVA = kW / PF)"
+    )
     filled_mass: Mass | None = Field(None, description="Installed mass including coolant")
     empty_mass: Mass | None = Field(None, description="Mass without coolant")
     coolant_volume: Volume | None = Field(None, description="Coolant held in the rack")
     max_payload: Mass | None = Field(None, description="Rated payload of the rack frame")
-    footprint: Footprint | None = None
-    height: Length | None = None
+    footprint: Footprint | None = Field(
+        None, description="Width and depth of the rack on the floor"
+    )
+    height: Length | None = Field(None, description="Height of the rack")
     casters: int | None = Field(None, ge=1, le=16, description="Casters or feet it stands on")
     liquid_heat_fraction: Fraction | None = Field(
         None, description="Share of the heat taken by the liquid loop"
@@ -81,7 +85,10 @@ class RackFigures(Strict):
     allowed_supply_temperature: TemperatureRange | None = Field(
         None, description="TCS supply temperature range the rack accepts"
     )
-    design_coolant_rise: TemperatureRise | None = None
+    design_coolant_rise: TemperatureRise | None = Field(
+        None,
+        description="Coolant temperature rise across the rack; with its heat, sets the flow it needs",
+    )
     flow_table: list[FlowPoint] | None = Field(
         None, description="Vendor flow vs supply temperature; preferred over the rise rule"
     )
@@ -90,11 +97,19 @@ class RackFigures(Strict):
         description="The coolant the flow table was measured with (e.g. {fluid: water}); "
         "its flows are converted to the loop's coolant",
     )
-    design_flow: Flow | None = None
+    design_flow: Flow | None = Field(
+        None,
+        description="Flow at which pressure_drop is stated (scales it to the flow the rack gets)",
+    )
     pressure_drop: PressureDrop | None = Field(
         None, description="Rack pressure drop at design flow"
     )
-    power_inputs_per_side: int | None = Field(None, ge=1, le=64)
+    power_inputs_per_side: int | None = Field(
+        None,
+        description="Power supplies per side, spread over that side's PDUs in turn",
+        ge=1,
+        le=64,
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> RackFigures:
@@ -175,4 +190,4 @@ class RackType(RackFigures, Entity):
     """A rack type declared in the site file, optionally based on a catalog entry."""
 
     catalog: Id | None = Field(None, description="Catalog entry this type starts from")
-    description: str | None = None
+    description: str | None = Field(None, description="Free text about this rack type")

@@ -30,8 +30,8 @@ from facility.model.fields import Power as RealPower
 class Modules(Strict):
     """Modular capacity (UPS modules): N+1 means installed ≥ required + 1."""
 
-    installed: int = Field(ge=1, le=1000)
-    required: int = Field(ge=1, le=1000)
+    installed: int = Field(description="Modules installed", ge=1, le=1000)
+    required: int = Field(description="Modules the load needs", ge=1, le=1000)
     capacity: ApparentPower = Field(description="Capacity of one module")
 
     @model_validator(mode="after")
@@ -49,7 +49,7 @@ class PowerSource(Entity):
     unknown, and the checks that need it are not evaluated.
     """
 
-    kind: Literal["utility", "ups", "generator"]
+    kind: Literal["utility", "ups", "generator"] = Field(description="utility, ups or generator")
     capacity: ApparentPower | None = Field(None, description="Rated output in kVA")
     real_power_capacity: RealPower | None = Field(
         None, description="Rated output in kW (else capacity × power_factor)"
@@ -57,7 +57,9 @@ class PowerSource(Entity):
     power_factor: PositiveFraction | None = Field(
         None, description="Output power factor: kW rating = kVA rating × power factor"
     )
-    modules: Modules | None = None
+    modules: Modules | None = Field(
+        None, description="Modular capacity (UPS modules): installed, required, capacity of one"
+    )
     side: Id | None = Field(None, description="Power side (A, B) this source belongs to")
 
     @model_validator(mode="after")
@@ -79,29 +81,35 @@ class PowerSource(Entity):
 
 
 class Distribution(Entity):
-    kind: Literal["switchboard", "busway", "panel", "rpp", "floor_pdu"]
-    fed_by: Id | None = None
-    voltage: Voltage
-    phases: Annotated[Literal[1, 3], NotATruthValue]
-    rating: Current
+    kind: Literal["switchboard", "busway", "panel", "rpp", "floor_pdu"] = Field(
+        description="switchboard, busway, panel, rpp or floor_pdu"
+    )
+    fed_by: Id | None = Field(None, description="The distribution or source id upstream")
+    voltage: Voltage = Field(description="Nominal voltage (line-to-line for three-phase)")
+    phases: Annotated[Literal[1, 3], NotATruthValue] = Field(description="1 or 3")
+    rating: Current = Field(description="Rated current (breaker or busway rating)")
     derating: PositiveFraction | None = Field(
         None, description="Continuous-load factor; the site convention when absent"
     )
-    side: Id | None = None
+    side: Id | None = Field(None, description="Power side (A, B) this element belongs to")
 
 
 class PduType(Entity):
     """A rack PDU or whip: its inlet circuit."""
 
-    catalog: Id | None = None
-    name: str | None = None
+    catalog: Id | None = Field(None, description="Catalog entry this PDU type starts from")
+    name: str | None = Field(None, description="Product name")
     voltage: Voltage | None = Field(None, description="Line-to-line for three-phase")
-    phases: Annotated[Literal[1, 3], NotATruthValue] | None = None
-    breaker_rating: Current | None = None
-    derating: PositiveFraction | None = None
+    phases: Annotated[Literal[1, 3], NotATruthValue] | None = Field(None, description="1 or 3")
+    breaker_rating: Current | None = Field(None, description="Rating of the PDU's input breaker")
+    derating: PositiveFraction | None = Field(
+        None, description="Continuous-load factor of this PDU's breaker (else the site convention)"
+    )
 
 
 class Power(Strict):
-    sources: list[PowerSource] = []
-    distribution: list[Distribution] = []
-    pdu_types: list[PduType] = []
+    sources: list[PowerSource] = Field([], description="Utility feeds, UPSs and generators")
+    distribution: list[Distribution] = Field(
+        [], description="Switchboards, busways, panels, RPPs and floor PDUs"
+    )
+    pdu_types: list[PduType] = Field([], description="Kinds of rack PDU (or a catalog entry)")

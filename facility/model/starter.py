@@ -1,6 +1,20 @@
-"""The commented starter site written by ``facility init``."""
+"""The commented starter site written by ``facility init``.
 
-STARTER_SITE = """\
+Its first line points editors that use yaml-language-server (VS Code's YAML extension, Neovim,
+Helix, …) at the site file's JSON Schema in a file beside it, which ``facility schema``
+writes: completion, hover text and validation of every field while typing.
+"""
+
+from facility.model.document import SCHEMA_FILE
+
+_EDITOR_LINES = (
+    f"# yaml-language-server: $schema=./{SCHEMA_FILE}\n"
+    f"# (editor completion and checking: run `facility schema > {SCHEMA_FILE}` in this directory)\n"
+)
+
+STARTER_SITE = (
+    _EDITOR_LINES
+    + """\
 # A starter site for `facility check`. Every physical number carries its unit:
 # "132 kW", "450000 BTU/h", "1200 L/min", "317 gpm", "2.5 bar", "36 psi", "32 degC",
 # "90 degF", "1500 kg", "3100 lb", "12 kPa", "250 psf". Temperature rises are differences:
@@ -65,3 +79,4 @@ rows:
       A: {type: pdu-63a, count: 5}   # R01-A1 … R01-A5: 5 × 36.2 kVA ≥ 155 kW / 0.95 on one side
       B: {type: pdu-63a, count: 5}
 """
+)
