@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from facility.engine.findings import Finding
 from facility.report.anchors import natural_key
 
 ELLIPSIS = " … "
@@ -53,3 +54,28 @@ def compressed(group: Iterable[str], order: Sequence[str], separator: str = ", "
         else:
             parts.append(first)
     return separator.join(parts)
+
+
+def judged_orders(findings: Iterable[Finding]) -> dict[tuple[str, str], list[str]]:
+    """(rule, kind of entity) → every entity the rule judged, in natural order: the order
+    each of its groups' runs are counted in (a passing entity between two failing ones breaks
+    their run)."""
+    judged: dict[tuple[str, str], list[str]] = {}
+    for f in findings:
+        judged.setdefault((f.rule, f.entity_kind), []).append(f.entity_id)
+    return {key: in_order(ids) for key, ids in judged.items()}
+
+
+def expanded(text: str, order: Sequence[str], separator: str = ", ") -> list[str]:
+    """The entities ``text`` (written by :func:`compressed` over ``order``) names: each
+    'first … last' is every entity of ``order`` from first to last. For tests and readers
+    that check a list names what it says."""
+    out: list[str] = []
+    position = {entity: i for i, entity in enumerate(order)}
+    for part in text.split(separator):
+        if ELLIPSIS in part:
+            first, last = part.split(ELLIPSIS)
+            out += order[position[first] : position[last] + 1]
+        else:
+            out.append(part)
+    return out
