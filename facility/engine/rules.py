@@ -1,8 +1,9 @@
 """Rules as data: loading rule files and profiles, checking them before any site is seen.
 
-A rule file (``rules/<area>/<CODE>.yaml``) holds one rule: code, name, title, area, scope,
-severity, parameters with units, ``observed`` and ``limit`` expressions, the ``condition``
-that must hold, ``why``, ``known_problems``, ``references``, retired ``aliases``. Names and
+A rule file (``rules/<area>/<CODE>.yaml``) holds one rule: code, name, title (the failure),
+requirement title (the same check as what holds, for a pass), area, scope, severity,
+parameters with units, ``observed`` and ``limit`` expressions, the ``condition`` that must
+hold, ``why``, ``known_problems``, ``references``, retired ``aliases``. Names and
 dimensions are checked when the rules load: a rule comparing a temperature with a power
 fails here, with the file and field, not later on a site.
 
@@ -17,7 +18,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -63,6 +64,9 @@ class RuleText(Strict):
     """A rule's words in another language (the English ones are the rule file's own)."""
 
     title: str = Field(min_length=1)
+    # What holds when the check passes ('Each power side carries the whole rack'), beside the
+    # failure title; empty in a translation that lacks it: text() puts its requirement there.
+    requirement_title: str = ""
     requirement: str = Field(min_length=1)
     why: str = Field(min_length=1)
     known_problems: str = ""
@@ -73,6 +77,9 @@ class RuleFile(Strict):
     code: str = Field(pattern=r"^[A-Z]{2,5}-\d{3}$")
     name: str = Field(pattern=r"^[a-z]+(\.[a-z_]+)+$")
     title: str
+    # The title as a requirement, for a pass. Every bundled rule has one (a test); a user's
+    # rule file without it still loads, with its `requirement` sentence in its place.
+    requirement_title: str | None = Field(None, min_length=1)
     area: Literal["power", "liquid", "air", "floor", "cluster", "redundancy"]
     scope: str
     severity: Severity
@@ -87,36 +94,25 @@ class RuleFile(Strict):
     known_problems: str = ""
     references: list[str] = Field(min_length=1)
     aliases: list[str] = []
-    # Root causes (facility.report.causes): a failing finding of this rule follows from a
-    # failing finding of one of these rules on the same entity or the one it belongs to (a
-    # rack PDU's rack), and is shown under that cause.
-    follows: list[Annotated[str, Field(pattern=r"^[A-Z]{2,5}-\d{3}$")]] = []
-    # A single-failure rule: kind of element lost (a failure scenario's kind) → the rules whose
-    # failure after that loss this rule already judges on its own entity. A single failure
-    # (RED-001) that makes one of them fail there follows from this rule's failing finding.
-    foresees: dict[
-        Literal[
-            "power_source",
-            "distribution",
-            "rack_side",
-            "cdu",
-            "cdu_pump",
-            "facility_water",
-            "air_unit",
-        ],
-        list[Annotated[str, Field(pattern=r"^[A-Z]{2,5}-\d{3}$")]],
-    ] = {}
     examples: dict[Literal["passing", "failing"], str] = {}
     translations: dict[str, RuleText] = Field(
         {}, description="The rule's text in other languages, by language tag (zh-CN)"
     )
 
     def text(self, lang: str = "en") -> RuleText:
-        """Title, requirement, why, known problems and examples in ``lang`` (English fallback)."""
+        """Title, requirement title, requirement, why, known problems and examples in ``lang``
+        (English fallback). A requirement title the rule file does not give is its requirement
+        sentence, in the same language."""
         if lang in self.translations:
-            return self.translations[lang]
+            words = self.translations[lang]
+            if words.requirement_title:
+                return words
+            return words.model_copy(
+                update={"requirement_title": " ".join(words.requirement.split())}
+            )
         return RuleText(
             title=self.title,
+            requirement_title=self.requirement_title or " ".join(self.requirement.split()),
             requirement=self.requirement,
             why=self.why,
             known_problems=self.known_problems,

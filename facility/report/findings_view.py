@@ -8,8 +8,9 @@ from typing import Any
 
 from facility.engine.findings import Finding
 from facility.engine.quantities import Value
+from facility.engine.rules import RuleText
 from facility.messages import localized, localized_all
-from facility.report.i18n import _, translations
+from facility.report.i18n import _, pgettext, translations
 from facility.report.quantities import DISPLAY, display_value, format_quantity, unbounded_text
 
 
@@ -107,11 +108,62 @@ def message(f: Finding) -> str:
         )
     else:
         text = _("%(observed)s violates the limit: must be %(relation)s %(limit)s") % values
-    if f.margin is not None and not unbounded:
-        margin = (
-            format_quantity(f.margin, "temperature_difference")
-            if f.kind == "temperature"
-            else text_of(f.margin, f.kind)
-        )
+    margin = margin_text(f)
+    if margin is not None and not unbounded:
         text += _(", margin %(margin)s") % {"margin": margin}
     return text
+
+
+def margin_says_nothing(f: Finding) -> bool:
+    """A pass with margin 0 on a count ('2 power sides, must be ≥ 2'; '0 new failures, must be
+    ≤ 0'), or on a presence check whose observed and limit are both 0 ('0.0 kW on no loop,
+    must be ≤ 0.0 kW'): the margin repeats that the limit is met and nothing more.
+
+    A pass exactly at a measured limit keeps its 'margin 0.0 K' (it says: no headroom left),
+    and a failing margin is always shown ('margin -2': two over, or two short of, the limit).
+    """
+    if f.status != "pass" or f.margin != 0:
+        return False
+    if f.kind == "count":
+        return True
+    observed = f.observed.value if f.observed else None
+    limit = f.limit.value if f.limit else None
+    return f.kind != "temperature" and observed == 0 and limit == 0
+
+
+def margin_text(f: Finding) -> str | None:
+    """The margin as shown in every format ('9.0 K', '-18.2 kVA', '2'); None when there is
+    none or it says nothing (:func:`margin_says_nothing`). A margin between two temperatures
+    is a temperature difference (K)."""
+    if f.margin is None or margin_says_nothing(f):
+        return None
+    if f.kind == "temperature":
+        return format_quantity(f.margin, "temperature_difference")
+    return text_of(f.margin, f.kind)
+
+
+def rule_title(f: Finding, text: RuleText | None) -> str:
+    """The rule's title for ``f``: what holds ('Each power side carries the whole rack') for
+    a pass, the failure ('One power side cannot carry the whole rack') otherwise; ``text`` is
+    the rule's words in the report's language (None: the finding's own English title)."""
+    if text is None:
+        return f.title
+    return text.requirement_title if f.status == "pass" else text.title
+
+
+def status_label(f: Finding) -> str:
+    """The word before a finding's rule code in the terminal: its status for a pass ('PASS'),
+    a waiver or a check not evaluated, its severity for a failure ('ERROR')."""
+    words = {
+        "pass": pgettext("terminal status", "PASS"),
+        "waived": pgettext("terminal status", "WAIVED"),
+        "not_evaluated": pgettext("terminal status", "NOT EVALUATED"),
+    }
+    if f.status in words:
+        return words[f.status]
+    severities = {
+        "error": pgettext("terminal severity", "ERROR"),
+        "warning": pgettext("terminal severity", "WARNING"),
+        "info": pgettext("terminal severity", "INFO"),
+    }
+    return severities.get(f.severity, f.severity.upper())

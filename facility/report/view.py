@@ -37,7 +37,7 @@ from facility.report.coverage_view import (
 )
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
 from facility.report.failures_view import FailureSection, failure_section
-from facility.report.findings_view import missing_text
+from facility.report.findings_view import margin_text, missing_text, rule_title
 from facility.report.findings_view import text_cached as text_of
 from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
@@ -671,10 +671,7 @@ def _waiver_key(waiver: WaiverView | None) -> tuple[str, ...]:
 
 
 def _margin(f: Finding) -> str:
-    if f.margin is None:
-        return "—"
-    kind = "temperature_difference" if f.kind == "temperature" else f.kind
-    return text_of(f.margin, kind)
+    return margin_text(f) or "—"
 
 
 def _parameters(rule: Rule | None) -> list[Item]:
@@ -823,14 +820,14 @@ def _passed(findings: list[Finding], texts: dict[str, RuleText]) -> list[RuleEnt
         ids, more = _listed([m.entity_id for m in members])
         margins = [m for m in members if m.margin is not None]
         detail = ""
-        if margins:
-            tight = min(margins, key=lambda m: (m.margin, natural_key(m.entity_id)))
+        tight = min(margins, key=lambda m: (m.margin, natural_key(m.entity_id)), default=None)
+        if tight is not None and margin_text(tight) is not None:  # no 'margin 0' of a count
             detail = _("%(margin)s (%(entity)s)") % {
                 "margin": _margin(tight), "entity": tight.entity_id}  # fmt: skip
         kinds = sorted({m.entity_kind for m in members})
         rows.append(
             RuleEntities(
-                anchor=rule_anchor("passed", code), rule=code, title=_title(f, texts),
+                anchor=rule_anchor("passed", code), rule=code, title=rule_title(f, texts.get(code)),
                 area_label=area_word(f.area), severity=f.severity,
                 severity_label=severity_word(f.severity), count=len(members),
                 entity_kind_label=", ".join(counted_kind_word(k, len(members)) for k in kinds),
