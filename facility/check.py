@@ -78,7 +78,7 @@ def run_check(
     names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
     waiver_list = list(site.waivers) if waivers is None else waivers
     moment = generated_at or dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
-    waiver_report = apply_waivers(result, waiver_list, moment.date(), names)
+    waiver_report = apply_waivers(result, waiver_list, moment.date(), names, site=site)
     if baseline is not None:
         from facility.analysis.diff import against_baseline
         from facility.report.json_report import result_json

@@ -1,9 +1,13 @@
 """Waivers: accepting a failing finding, on the record.
 
-A waiver names a rule and an entity, with the reason, the owner who accepts the risk and the
-date it expires. A waived finding keeps its observed value, limit and margin, is shown as
+A waiver names a rule and one or more entities, with the reason, the owner who accepts the
+risk and the date it expires. ``entity:`` is an id, a glob (``A0*-A?``: :func:`fnmatch.fnmatchcase`,
+case-sensitive as ids are), ``row:A`` (the racks whose row is A, and the PDUs of those racks)
+or a list of these. A waived finding keeps its observed value, limit and margin, is shown as
 waived everywhere and does not fail the run. An expired waiver no longer applies (the finding
-fails again) and is itself reported; a waiver that matches no failing finding is stale.
+fails again) and is itself reported; a waiver that matches no failing finding is stale, and so
+are the patterns of a waiver that match none while its other patterns do (reported as a stale
+record of the same waiver naming just those patterns).
 
 Waivers live in the site file (``waivers:``) or in a separate file given with ``--waivers``.
 """
@@ -12,7 +16,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Literal
 
@@ -21,6 +27,7 @@ from pydantic import ValidationError
 from facility.engine.findings import AuditResult, Finding
 from facility.inputs import InputFile
 from facility.model.errors import unknown_field, validation_message
+from facility.model.site import Site
 from facility.model.source import (
     InputError,
     Location,
@@ -29,7 +36,17 @@ from facility.model.source import (
     field_name,
     read_document,
 )
-from facility.model.waivers import Waiver, WaiverFile
+from facility.model.waivers import GLOB_CHARACTERS, ROW_PREFIX, EntityPatterns, Waiver, WaiverFile
+
+
+@dataclass(frozen=True, slots=True)
+class WaiverMatch:
+    """One finding a waiver matched, and the pattern of ``entity:`` that matched it."""
+
+    pattern: str
+    finding: str  # the finding's id
+    entity_kind: str
+    entity_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +57,7 @@ class WaiverRecord:
     location: Location
     state: Literal["applied", "expired", "stale"]
     findings: tuple[str, ...] = ()  # ids of the findings it matched
+    matches: tuple[WaiverMatch, ...] = ()  # each finding matched, with its pattern
 
 
 @dataclass(slots=True)
@@ -78,40 +96,72 @@ def _problems(exc: ValidationError, source: SourceMap) -> list[Problem]:
     return problems
 
 
+def entity_rows(site: Site) -> dict[tuple[str, str], str]:
+    """(entity kind, id) → row id, for what ``row:`` names: each rack with a row, and each PDU
+    of such a rack (a PDU belongs to one rack). Nothing else is in a row."""
+    rows = {("rack", rack.id): rack.row for rack in site.racks if rack.row is not None}
+    for pdu in site.pdus.values():
+        row = rows.get(("rack", pdu.rack))
+        if row is not None:
+            rows[("pdu", pdu.id)] = row
+    return rows
+
+
+def matches(pattern: str, kind: str, entity_id: str, rows: Mapping[tuple[str, str], str]) -> bool:
+    """Whether one pattern of a waiver's ``entity:`` names the entity: ``row:A`` the entities
+    of row A; an id itself; a pattern with ``*``, ``?`` or ``[`` as a glob too."""
+    if pattern.startswith(ROW_PREFIX):
+        return rows.get((kind, entity_id)) == pattern[len(ROW_PREFIX) :]
+    if pattern == entity_id:
+        return True
+    return not GLOB_CHARACTERS.isdisjoint(pattern) and fnmatchcase(entity_id, pattern)
+
+
 def apply_waivers(
     result: AuditResult,
     waivers: list[tuple[Waiver, Location]],
     today: dt.date,
     rule_codes: dict[str, str],
+    site: Site | None = None,
 ) -> WaiverReport:
     """Mark failing findings matched by an unexpired waiver as ``waived`` (in place).
 
     ``rule_codes`` maps rule names and retired aliases to codes, so a waiver may name a rule
     either way. ``today`` is the report's generation date (an input, for reproducible reports).
+    ``site`` gives the rows ``row:`` names (without it, ``row:`` matches nothing: the findings
+    stay failing and the waiver is reported stale).
     """
     report = WaiverReport()
     findings = result.findings
+    rows = entity_rows(site) if site is not None else {}
     for waiver, location in waivers:
         code = rule_codes.get(waiver.rule, waiver.rule)
-        matched = [
-            i
-            for i, f in enumerate(findings)
-            if f.rule == code and f.entity_id == waiver.entity and f.status in ("fail", "waived")
-        ]
+        patterns = waiver.entity.patterns
+        found: list[tuple[int, WaiverMatch]] = []
+        used: set[str] = set()  # the patterns that name a failing finding
+        for i, f in enumerate(findings):
+            if f.rule != code or f.status not in ("fail", "waived"):
+                continue
+            named = [p for p in patterns if matches(p, f.entity_kind, f.entity_id, rows)]
+            if named:  # the first pattern that names it is the one shown
+                found.append((i, WaiverMatch(named[0], f.id, f.entity_kind, f.entity_id)))
+                used.update(named)
+        ids = tuple(m.finding for _, m in found)
+        shown = tuple(m for _, m in found)
         if waiver.expires < today:
-            report.records.append(
-                WaiverRecord(waiver, location, "expired", tuple(findings[i].id for i in matched))
-            )
+            report.records.append(WaiverRecord(waiver, location, "expired", ids, shown))
             continue
-        if not matched:
+        if not found:
             report.records.append(WaiverRecord(waiver, location, "stale"))
             continue
-        for i in matched:
+        for i, _match in found:
             findings[i] = _waived(findings[i])
             report.by_finding[findings[i].id] = waiver
-        report.records.append(
-            WaiverRecord(waiver, location, "applied", tuple(findings[i].id for i in matched))
-        )
+        report.records.append(WaiverRecord(waiver, location, "applied", ids, shown))
+        unused = [p for p in patterns if p not in used]
+        if unused:  # those patterns name no failing finding: stale, as a waiver of their own
+            part = waiver.model_copy(update={"entity": EntityPatterns(unused)})
+            report.records.append(WaiverRecord(part, location, "stale"))
     return report
 
 
