@@ -14,8 +14,8 @@ import unicodedata
 
 from markupsafe import Markup, escape
 
-from facility.report.floor_plan import FloorPlan
-from facility.report.i18n import _
+from facility.report.floor_plan import FloorPlan, FloorRack
+from facility.report.i18n import _, ngettext, pgettext
 from facility.report.utilisation import Utilisation, UtilisationChart
 
 # Layout of the utilisation chart, in SVG user units (≈ CSS px at 100 %).
@@ -75,15 +75,21 @@ def utilisation_svg(chart: UtilisationChart) -> Markup:
         _hatch(f"{p}-hatch-over", "#fbe4e1", "#b42318"),
         "</defs>",
     ]
-    # legend (words outside the f-strings: Babel does not look inside them)
-    normal, failure = _("normal operation"), _("after the worst single failure")
+    # legend (words outside the f-strings: Babel does not look inside them). The hatched
+    # bars are the failure each check assumes, named as such: not "the worst" of the site.
+    normal = _("normal operation")
     out += [
-        f'<rect x="{BAR_LEFT}" y="6" width="18" height="10" class="bar-normal"/>',
-        f'<text x="{BAR_LEFT + 24}" y="15" class="legend">{escape(normal)}</text>',
-        f'<rect x="{BAR_LEFT + 150}" y="6" width="18" height="10" fill="url(#{p}-hatch)" '
-        f'stroke="#4b5a6c" stroke-width="0.8"/>',
-        f'<text x="{BAR_LEFT + 174}" y="15" class="legend">{escape(failure)}</text>',
+        '<rect x="0" y="6" width="18" height="10" class="bar-normal"/>',
+        f'<text x="24" y="15" class="legend">{escape(normal)}</text>',
     ]
+    cases = chart.failure_cases
+    if cases:
+        failure = failure_legend(cases)
+        out += [
+            f'<g><title>{escape(failure)}</title><rect x="160" y="6" width="18" height="10" '
+            f'fill="url(#{p}-hatch)" stroke="#4b5a6c" stroke-width="0.8"/>',
+            f'<text x="184" y="15" class="legend">{escape(clip(failure, 104))}</text></g>',
+        ]
     # grid and axis labels
     step = 0.25 if axis <= 1.5 else 0.5
     tick = 0.0
@@ -115,9 +121,18 @@ def utilisation_svg(chart: UtilisationChart) -> Markup:
             f"{escape(clip(f'{bar.measure} · {bar.members}', 44))}</text></g>"
         )
         for row, (u, hatched) in enumerate(((bar.normal, False), (bar.failure, True))):
-            out += _bar(u, hatched, y + 6 + row * 15, scale, axis, p, bar.element, bar.measure)
+            scenario = bar.failure_label if hatched else normal
+            out += _bar(u, hatched, y + 6 + row * 15, scale, axis, p, bar.element, bar.measure,
+                        scenario)  # fmt: skip
     out.append("</svg>")
     return Markup("\n".join(out))
+
+
+def failure_legend(cases: list[str]) -> str:
+    """'single failure each check assumes: other side lost; largest CDU out'."""
+    return _("single failure each check assumes: %(cases)s") % {
+        "cases": pgettext("list of reasons", "; ").join(cases)
+    }
 
 
 def _hatch(pattern_id: str, background: str, stroke: str) -> str:
@@ -137,6 +152,7 @@ def _bar(
     p: str,
     element: str,
     measure: str,
+    scenario: str,
 ) -> list[str]:
     if u is None:
         return []
@@ -152,7 +168,6 @@ def _bar(
         style = f'{fill} stroke-width="0.8"'
     else:
         style = f'class="{"bar-normal over" if over else "bar-normal"}"'
-    scenario = _("after the worst single failure") if hatched else _("normal operation")
     tip = f"{element}, {measure} ({scenario}): {u.observed} / {u.limit} = {u.percent} ({u.rule} {u.entity})"
     parts = [f"<g><title>{escape(tip)}</title>"]
     parts.append(f'<rect x="{BAR_LEFT}" y="{_num(y)}" width="{_num(width)}" height="11" {style}/>')
@@ -194,32 +209,229 @@ def _square(status: str, x: float, y: float, p: str, size: float = CELL) -> str:
     )
 
 
-def floor_plan_svg(plan: FloorPlan) -> Markup:
-    """Rows as lines of squares by position; letters, patterns and colours by worst status.
+# Each TCS loop's mark under its racks: a colour and a dash, so loops part in greyscale too.
+LOOP_COLOURS = ("#1d4f91", "#0e7c86", "#9a3412", "#6b21a8", "#3f6212", "#a16207", "#be185d")
+LOOP_DASHES = ("", "7 2", "2 2", "9 2 2 2")
+MAX_LOOP_KEYS = 12  # loops named in the plan's legend; every rack's tooltip names its own
+RACK_ID_FONT = 9.0  # px: a rack id shows in its box when it fits at this size
 
-    A large site (``plan.detailed`` false) is drawn compact: small squares without letters or
-    links, and the rows set side by side in columns, so a campus stays a page or two tall.
+
+def loop_mark(style: int) -> tuple[str, str]:
+    """The colour and dash of the loop with legend place ``style``."""
+    return LOOP_COLOURS[style % len(LOOP_COLOURS)], LOOP_DASHES[style % len(LOOP_DASHES)]
+
+
+def text_width(text: str, size: float) -> float:
+    """About how wide ``text`` is at font size ``size`` (Latin ≈ 0.6 em, CJK 1 em)."""
+    return sum(size if unicodedata.east_asian_width(c) in ("W", "F") else size * 0.6 for c in text)
+
+
+def floor_plan_svg(plan: FloorPlan) -> Markup:
+    """Rows as lines of racks by position; letters, patterns and colours by worst status.
+
+    A detailed plan names each rack in its box where the id fits (always in its tooltip),
+    draws each floor zone as a labelled region around its racks in a row, and marks each
+    rack with its TCS loop (the legend names the loop and its CDUs). A large site
+    (``plan.detailed`` false) is drawn compact: small squares without letters, links, zones
+    or loops, and the rows set side by side in columns, so a campus stays a page or two tall.
     """
+    if not plan.detailed:
+        return _compact_plan(plan)
     p = "floor"
     columns = max(plan.columns, 1)
-    cell, gap, label_w, font = (
-        (float(CELL), float(GAP), float(ROW_LABEL), 12.5)
-        if plan.detailed
-        else (7.0, 1.0, 84.0, 8.0)
+    label_w = float(ROW_LABEL)
+    pitch = float(max(CELL + GAP, min(64, int((WIDTH - label_w - 8) // columns))))
+    cw = pitch - GAP  # a rack's box: width, height
+    ch = 30.0 if cw >= 30 else float(CELL)
+    zone_band, stripe, row_gap = 15.0, 8.0, 10.0
+    line_h = ch + stripe
+    out_legend, legend_h = _plan_legend(plan, p)
+    y0 = legend_h + (16 if columns <= 60 else 4)
+    places: list[float] = []
+    y = y0
+    for row in plan.rows:
+        places.append(y)
+        lines = max((r.line for r in row.racks), default=0) + 1
+        y += zone_band + lines * line_h + row_gap
+    width = max(label_w + columns * pitch + 8, 600)
+    height = y + 2
+    title = _("Floor plan: racks by row and position, by worst status, floor zone and TCS loop")
+    out = [
+        f'<svg class="chart floor-plan" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
+        f'height="{_num(height)}" role="img" aria-labelledby="{p}-title {p}-desc">',
+        f'<title id="{p}-title">{escape(title)}</title>',
+        f'<desc id="{p}-desc">{escape(plan.description)}</desc>',
+        _plan_patterns(p),
+        *out_legend,
+    ]
+    if columns <= 60:  # position numbers above the racks
+        for c in range(columns):
+            if columns <= 30 or c % 5 == 4 or c == 0:
+                cx = label_w + c * pitch + cw / 2
+                out.append(
+                    f'<text x="{_num(cx)}" y="{_num(y0 - 4)}" text-anchor="middle" '
+                    f'class="axis">{c + 1}</text>'
+                )
+    marks = {k.loop: loop_mark(k.style) for k in plan.loops}
+    for row, by in zip(plan.rows, places, strict=True):
+        top = by + zone_band
+        out.append(
+            f'<text x="0" y="{_num(top + ch / 2 + 4)}" class="element">'
+            f"<title>{escape(row.label)}</title>{escape(clip(row.label, 17))}</text>"
+        )
+        for run in row.zones:  # zone regions behind the racks
+            x1 = label_w + run.first * pitch - 1.5
+            x2 = label_w + run.last * pitch + cw + 1.5
+            ry = top + run.line * line_h - 1.5
+            name = _("Zone %(zone)s") % {"zone": run.zone}
+            tip = ngettext(
+                "Zone %(zone)s: %(n)s rack of %(row)s",
+                "Zone %(zone)s: %(n)s racks of %(row)s",
+                run.racks,
+            ) % {"zone": run.zone, "n": f"{run.racks:,}", "row": row.label}
+            label = clip(name, max(int((x2 - x1) / 6.3), 3))
+            out.append(
+                f'<g class="zone"><title>{escape(tip)}</title>'
+                f'<rect x="{_num(x1)}" y="{_num(ry)}" width="{_num(x2 - x1)}" '
+                f'height="{_num(line_h + 1)}" rx="4" class="zone-region"/>'
+                f'<text x="{_num(x1 + 1)}" y="{_num(ry - 3.5)}" class="zone-label">'
+                f"{escape(label)}</text></g>"
+            )
+        for rack in row.racks:
+            rx = label_w + rack.column * pitch
+            ry = top + rack.line * line_h
+            out.append(_plan_rack(rack, rx, ry, cw, ch, p, marks.get(rack.loop)))
+    out.append("</svg>")
+    return Markup("\n".join(out))
+
+
+def _plan_patterns(p: str) -> str:
+    return (
+        "<defs>"
+        f'<pattern id="{p}-warn" width="5" height="5" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fde7c8"/>'
+        f'<line x1="0" y1="0" x2="0" y2="5" stroke="#dc6803" stroke-width="2"/></pattern>'
+        f'<pattern id="{p}-dots" width="4" height="4" patternUnits="userSpaceOnUse">'
+        f'<rect width="4" height="4" fill="#f1ecfb"/><circle cx="2" cy="2" r="0.9" '
+        f'fill="#5b3aa8"/></pattern>'
+        "</defs>"
     )
-    label_chars = 17 if plan.detailed else 15
+
+
+def _plan_legend(plan: FloorPlan, p: str, loops: bool = True) -> tuple[list[str], float]:
+    """The statuses in two lines of squares, then the loops with their marks and CDUs."""
+    out = []
+    for i, entry in enumerate(plan.legend):
+        lx = (i % 4) * 150
+        ly = 4 + (i // 4) * 20
+        out.append(_square(entry.key, lx, ly, p, 14))
+        if entry.letter:
+            out.append(_letter(entry.key, entry.letter, lx + 7, ly + 11, 10))
+        out.append(f'<text x="{lx + 20}" y="{ly + 11}" class="legend">{escape(entry.label)}</text>')
+    y = 44.0
+    if not plan.loops or not loops:
+        return out, y
+    x = 0.0
+    heading = _("TCS loops:")
+    out.append(f'<text x="0" y="{_num(y + 11)}" class="legend">{escape(heading)}</text>')
+    x = text_width(heading, 11.5) + 10
+    shown = plan.loops[:MAX_LOOP_KEYS]
+    for key in shown:
+        text = (
+            _("%(loop)s (%(cdus)s)") % {"loop": key.loop, "cdus": key.cdus}
+            if key.cdus
+            else key.loop
+        )
+        text = clip(text, 60)
+        w = 26 + text_width(text, 11.5) + 14
+        if x + w > WIDTH and x > 0:
+            x, y = 0.0, y + 18
+        colour, dash = loop_mark(key.style)
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<line x1="{_num(x)}" y1="{_num(y + 7)}" x2="{_num(x + 20)}" y2="{_num(y + 7)}" '
+            f'stroke="{colour}" stroke-width="4"{dashed}/>'
+        )
+        out.append(
+            f'<text x="{_num(x + 26)}" y="{_num(y + 11)}" class="legend">{escape(text)}</text>'
+        )
+        x += w
+    if len(plan.loops) > len(shown):
+        more = _("and %(n)s more loops (each rack's tooltip names its loop)") % {
+            "n": f"{len(plan.loops) - len(shown):,}"
+        }
+        out.append(f'<text x="0" y="{_num(y + 29)}" class="legend">{escape(more)}</text>')
+        y += 18
+    return out, y + 22
+
+
+def _plan_rack(
+    rack: FloorRack,
+    x: float,
+    y: float,
+    cw: float,
+    ch: float,
+    p: str,
+    mark: tuple[str, str] | None,
+) -> str:
+    """One rack: its box by status, letter, id where it fits, loop stripe, and a tooltip
+    naming all of them."""
+    fill, stroke, dash, _colour = _STYLE.get(rack.status, _STYLE["none"])
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    where = [rack.id]
+    if rack.zone:
+        where.append(_("zone %(zone)s") % {"zone": rack.zone})
+    if rack.loop:
+        where.append(_("TCS loop %(loop)s") % {"loop": rack.loop})
+    tip = f"{' · '.join(where)}: {rack.label}" + (f" — {rack.rules}" if rack.rules else "")
+    body = [
+        f"<title>{escape(tip)}</title>",
+        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(cw)}" height="{_num(ch)}" rx="2" '
+        f'fill="{fill.format(p=p)}" stroke="{stroke}" stroke-width="1.2"{dashed}/>',
+    ]
+    shows_id = ch > CELL and text_width(rack.id, RACK_ID_FONT) <= cw - 3
+    if rack.letter:
+        ly = y + (12 if shows_id else ch / 2 + 4)
+        body.append(_letter(rack.status, rack.letter, x + cw / 2, ly, 11))
+    if shows_id:
+        colour = _STYLE.get(rack.status, _STYLE["none"])[3]
+        body.append(
+            f'<text x="{_num(x + cw / 2)}" y="{_num(y + ch - 5)}" text-anchor="middle" '
+            f'class="rack-id" style="fill:{colour}">{escape(rack.id)}</text>'
+        )
+    if mark is not None:
+        colour, line_dash = mark
+        dashed = f' stroke-dasharray="{line_dash}"' if line_dash else ""
+        body.append(
+            f'<line x1="{_num(x)}" y1="{_num(y + ch + 3.5)}" x2="{_num(x + cw)}" '
+            f'y2="{_num(y + ch + 3.5)}" stroke="{colour}" stroke-width="4"{dashed} '
+            f'class="loop-mark"/>'
+        )
+    inner = "".join(body)
+    if rack.anchor:
+        return f'<a href="#{escape(rack.anchor)}">{inner}</a>'
+    return f'<g class="rack">{inner}</g>'
+
+
+def _compact_plan(plan: FloorPlan) -> Markup:
+    """A campus: small squares by status, rows side by side in columns."""
+    p = "floor"
+    columns = max(plan.columns, 1)
+    cell, gap, label_w, font = 7.0, 1.0, 84.0, 8.0
+    label_chars = 15
     pitch = cell + gap
-    row_gap = 10 if plan.detailed else 3
+    row_gap = 3
     block_w = label_w + columns * pitch + 14
-    blocks = 1 if plan.detailed else max(1, int(WIDTH // block_w))
+    blocks = max(1, int(WIDTH // block_w))
     heights = [(max((r.line for r in row.racks), default=0) + 1) * pitch for row in plan.rows]
     per_block = math.ceil(sum(h + row_gap for h in heights) / blocks)
-    legend_h = 44
-    y0 = legend_h + (18 if plan.detailed else 6)
+    out_legend, legend_h = _plan_legend(plan, p, loops=False)
+    y0 = legend_h + 6
     places: list[tuple[float, float]] = []  # (x, y) of each row
     x, y, used = 0.0, float(y0), 0.0
     for h in heights:
-        if used and used + h > per_block and not plan.detailed:
+        if used and used + h > per_block:
             x, y, used = x + block_w, float(y0), 0.0
         places.append((x, y))
         y += h + row_gap
@@ -230,33 +442,12 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
     out = [
         f'<svg class="chart floor-plan" '
         f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
-        f'height="{_num(height)}" role="img" aria-labelledby="{p}-title">',
+        f'height="{_num(height)}" role="img" aria-labelledby="{p}-title {p}-desc">',
         f'<title id="{p}-title">{escape(title)}</title>',
-        "<defs>",
-        f'<pattern id="{p}-warn" width="5" height="5" patternUnits="userSpaceOnUse" '
-        f'patternTransform="rotate(45)"><rect width="5" height="5" fill="#fde7c8"/>'
-        f'<line x1="0" y1="0" x2="0" y2="5" stroke="#dc6803" stroke-width="2"/></pattern>',
-        f'<pattern id="{p}-dots" width="4" height="4" patternUnits="userSpaceOnUse">'
-        f'<rect width="4" height="4" fill="#f1ecfb"/><circle cx="2" cy="2" r="0.9" '
-        f'fill="#5b3aa8"/></pattern>',
-        "</defs>",
+        f'<desc id="{p}-desc">{escape(plan.description)}</desc>',
+        _plan_patterns(p),
+        *out_legend,
     ]
-    # legend, in two lines of squares with their letter and words
-    for i, entry in enumerate(plan.legend):
-        lx = (i % 4) * 150
-        ly = 4 + (i // 4) * 20
-        out.append(_square(entry.key, lx, ly, p, 14))
-        if entry.letter:
-            out.append(_letter(entry.key, entry.letter, lx + 7, ly + 11, 10))
-        out.append(f'<text x="{lx + 20}" y="{ly + 11}" class="legend">{escape(entry.label)}</text>')
-    if plan.detailed and columns <= 60:  # position numbers above the squares
-        for c in range(columns):
-            if columns <= 30 or c % 5 == 4 or c == 0:
-                cx = label_w + c * pitch + cell / 2
-                out.append(
-                    f'<text x="{_num(cx)}" y="{y0 - 6}" text-anchor="middle" class="axis">'
-                    f"{c + 1}</text>"
-                )
     for row, (bx, by) in zip(plan.rows, places, strict=True):
         out.append(
             f'<text x="{_num(bx)}" y="{_num(by + cell / 2 + font / 3)}" class="element" '
@@ -266,18 +457,7 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
         for rack in row.racks:
             rx = bx + label_w + rack.column * pitch
             ry = by + rack.line * pitch
-            square = _square(rack.status, rx, ry, p, cell)
-            if not plan.detailed:
-                out.append(square)
-                continue
-            tip = f"{rack.id}: {rack.label}" + (f" — {rack.rules}" if rack.rules else "")
-            body = f"<title>{escape(tip)}</title>{square}"
-            if rack.letter:
-                body += _letter(rack.status, rack.letter, rx + cell / 2, ry + cell / 2 + 4, 11)
-            if rack.anchor:
-                out.append(f'<a href="#{escape(rack.anchor)}">{body}</a>')
-            else:
-                out.append(f"<g>{body}</g>")
+            out.append(_square(rack.status, rx, ry, p, cell))
     out.append("</svg>")
     return Markup("\n".join(out))
 
@@ -285,6 +465,6 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
 def _letter(status: str, letter: str, x: float, y: float, size: int) -> str:
     colour = _STYLE.get(status, _STYLE["none"])[3]
     return (
-        f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="middle" font-size="{size}" '
-        f'font-weight="700" fill="{colour}">{escape(letter)}</text>'
+        f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="middle" '
+        f'style="font-size:{size}px;font-weight:700;fill:{colour}">{escape(letter)}</text>'
     )

@@ -360,3 +360,82 @@ def coverage_lines(coverage: Coverage | None) -> list[AreaCoverageLine]:
             )
         )
     return out
+
+
+# --- scope and exclusions -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeArea:
+    """An area the audit judged: 'Power' — '12 checks: 8 pass, 4 fail' — '20 racks: 20 judged'."""
+
+    area: str
+    label: str
+    checks: str
+    judged: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """What the audit does not judge, from the engine's coverage: its area and the statement."""
+
+    area: str
+    label: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The report's scope and exclusions: what was judged, what the model leaves out (both
+    generated from the coverage), and the site file's own notes, marked as the user's."""
+
+    in_scope: list[ScopeArea]
+    excluded: list[Exclusion]
+    user_notes: str  # site.notes as written, "" when the site has none
+    design_intent: str  # site.design_intent as written, ""
+
+
+def scope_view(result: AuditResult, notes: str | None, design_intent: str | None) -> Scope | None:
+    """The scope section's content (None without a coverage, e.g. a result built by hand).
+
+    An area is in scope when at least one of its checks ran; every statement of what is not
+    modelled is an exclusion, and so is an area with nothing to judge."""
+    lines = coverage_lines(result.coverage)
+    if not lines:
+        return None
+    statuses: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for f in result.findings:
+        statuses[f.area][f.status] += 1
+    in_scope, excluded = [], []
+    for line in lines:
+        counts = statuses.get(line.area, {})
+        total = sum(counts.values())
+        if total:
+            in_scope.append(ScopeArea(line.area, line.label, _checks(counts, total), line.judged))
+        elif not line.not_modelled:  # else the statements say why
+            excluded.append(
+                Exclusion(line.area, line.label, _("no check of this area ran for this site"))
+            )
+        excluded += [Exclusion(line.area, line.label, text) for text in line.not_modelled]
+    return Scope(in_scope, excluded, (notes or "").strip(), (design_intent or "").strip())
+
+
+_STATE_WORDS = {
+    "pass": lambda n: ngettext("%(n)s passes", "%(n)s pass", n),
+    "fail": lambda n: ngettext("%(n)s fails", "%(n)s fail", n),
+    "waived": lambda n: ngettext("%(n)s waived", "%(n)s waived", n),
+    "not_evaluated": lambda n: ngettext("%(n)s not evaluated", "%(n)s not evaluated", n),
+}
+
+
+def _checks(counts: dict[str, int], total: int) -> str:
+    """'412 checks: 305 pass, 107 fail, 34 not evaluated'."""
+    states = [
+        _STATE_WORDS[state](counts[state]) % {"n": f"{counts[state]:,}"}
+        for state in ("pass", "fail", "waived", "not_evaluated")
+        if counts.get(state)
+    ]
+    return _("%(checks)s: %(states)s") % {
+        "checks": ngettext("%(n)s check", "%(n)s checks", total) % {"n": f"{total:,}"},
+        "states": list_separator().join(states),
+    }

@@ -3,16 +3,22 @@
 A rack's status is the worst of its own findings and its PDUs' findings (a failing error
 beats a failing warning, which beats a check that could not be evaluated, …). Each status
 has a letter as well as a colour, so the plan reads in greyscale and for colour-blind readers.
+
+Each rack also carries its floor zone and its TCS loop: the plan draws a zone as a labelled
+region around the racks of a row that stand in it, and marks each rack with its loop (a
+stripe of the loop's colour and dash, named in the legend with the loop's CDUs). The site
+model gives CDUs and air units no place on the floor, so the plan never draws them: it lists
+them beside the plan, by loop and by room, and says that their position is not modelled.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from facility.engine.findings import Finding
 from facility.model.site import Rack, Site
 from facility.report.anchors import finding_anchor, natural_key
-from facility.report.i18n import N_, _
+from facility.report.i18n import N_, _, ngettext
 
 DETAILED_LIMIT = 1500  # above this many racks the plan drops letters and links (file size)
 MAX_ATTENTION = 50  # rack ids listed per row in the text equivalent
@@ -41,6 +47,8 @@ class FloorRack:
     label: str  # the status in words
     rules: str  # rules behind the status: "PWR-001, PWR-003"
     anchor: str  # the worst finding's element id, "" when there is none to link to
+    zone: str = ""  # floor zone id, "" when the rack names none
+    loop: str = ""  # TCS loop id, "" when the rack names none
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +63,20 @@ class FloorRow:
     passed: int
     attention: list[str]  # racks failing or not evaluated, up to MAX_ATTENTION
     more: str
+    zones: list[ZoneRun] = field(default_factory=list)  # the zones' regions in this row
+    zone_ids: str = ""  # "Z-A, Z-B": the zones of the row's racks
+    loop_ids: str = ""  # "TCS-A": the loops of the row's racks
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneRun:
+    """Racks side by side in one line of a row and in one floor zone: a region of the plan."""
+
+    zone: str
+    line: int
+    first: int  # column of the first rack
+    last: int  # column of the last rack
+    racks: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +87,35 @@ class LegendEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class LoopKey:
+    """A TCS loop in the plan's legend: its mark (``style``: 0, 1, …) and its CDUs."""
+
+    loop: str
+    style: int
+    cdus: str  # "CDU-A1, CDU-A2"
+    racks: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unplaced:
+    """Equipment the site model gives no position: 'CDUs of TCS-A' — 'CDU-A1, CDU-A2'."""
+
+    kind: str  # cdu | air_unit
+    label: str
+    members: str
+
+
+@dataclass(frozen=True, slots=True)
 class FloorPlan:
     rows: list[FloorRow]
     legend: list[LegendEntry]
     racks: int
     columns: int
     detailed: bool
+    loops: list[LoopKey] = field(default_factory=list)
+    zones: list[str] = field(default_factory=list)  # zone ids drawn, in order
+    unplaced: list[Unplaced] = field(default_factory=list)  # CDUs and air units
+    description: str = ""  # the plan in one sentence: its text alternative
 
 
 def _status(f: Finding) -> str:
@@ -107,7 +152,85 @@ def floor_plan(site: Site, findings: list[Finding]) -> FloorPlan | None:
         plan_rows.append(_row(f"{room}\0{row}", label, rows[(room, row)], worst, detailed))
     legend = [LegendEntry(key, letter, _(words)) for key, letter, words in STATES]
     columns = max((r.column + 1 for row in plan_rows for r in row.racks), default=0)
-    return FloorPlan(plan_rows, legend, len(site.racks), columns, detailed)
+    loops = _loops(site)
+    zones = sorted({r.zone for r in site.racks if r.zone}, key=natural_key)
+    unplaced = _unplaced(site)
+    return FloorPlan(
+        plan_rows,
+        legend,
+        len(site.racks),
+        columns,
+        detailed,
+        loops,
+        zones,
+        unplaced,
+        _description(len(site.racks), len(plan_rows), zones, loops, unplaced),
+    )
+
+
+def _loops(site: Site) -> list[LoopKey]:
+    """The loops the racks name, each with its mark and CDUs (a loop the site does not
+    define is still marked: its racks' checks say what is wrong with it)."""
+    racks: dict[str, int] = {}
+    for rack in site.racks:
+        if rack.loop:
+            racks[rack.loop] = racks.get(rack.loop, 0) + 1
+    out = []
+    for i, loop_id in enumerate(sorted(racks, key=natural_key)):
+        spec = site.loops.get(loop_id)
+        cdus = ", ".join(spec.cdus) if spec is not None else ""
+        out.append(LoopKey(loop_id, i, cdus, racks[loop_id]))
+    return out
+
+
+def _unplaced(site: Site) -> list[Unplaced]:
+    """CDUs by loop and air units by room: the model has no position for either."""
+    out = []
+    by_loop: dict[str, list[str]] = {}
+    for cdu_id, cdu in site.cdus.items():
+        by_loop.setdefault(cdu.loop or "", []).append(cdu_id)
+    for loop_id in sorted(by_loop, key=lambda k: (k == "", natural_key(k))):
+        label = _("CDUs of %(loop)s") % {"loop": loop_id} if loop_id else _("CDUs of no TCS loop")
+        members = ", ".join(sorted(by_loop[loop_id], key=natural_key))
+        out.append(Unplaced("cdu", label, members))
+    by_room: dict[str, list[str]] = {}
+    for unit_id, unit in site.air_units.items():
+        by_room.setdefault(unit.room or "", []).append(unit_id)
+    for room in sorted(by_room, key=lambda k: (k == "", natural_key(k))):
+        label = (
+            _("Air units of room %(room)s") % {"room": room} if room else _("Air units of no room")
+        )
+        members = ", ".join(sorted(by_room[room], key=natural_key))
+        out.append(Unplaced("air_unit", label, members))
+    return out
+
+
+def _description(
+    racks: int, rows: int, zones: list[str], loops: list[LoopKey], unplaced: list[Unplaced]
+) -> str:
+    """The plan in sentences: the text alternative of the picture."""
+    sentences = [
+        _("%(racks)s in %(rows)s.")
+        % {
+            "racks": ngettext("%(n)s rack", "%(n)s racks", racks) % {"n": f"{racks:,}"},
+            "rows": ngettext("%(n)s row", "%(n)s rows", rows) % {"n": f"{rows:,}"},
+        }
+    ]
+    if zones:
+        sentences.append(_("Floor zones: %(zones)s.") % {"zones": ", ".join(zones)})
+    if loops:
+        sentences.append(_("TCS loops: %(loops)s.") % {"loops": ", ".join(k.loop for k in loops)})
+    if unplaced:
+        sentences.append(
+            _(
+                "CDUs and air units have no position in the site model: they are listed "
+                "beside the plan, not drawn."
+            )
+        )
+    text = sentences[0]
+    for sentence in sentences[1:]:  # spaced as the language spaces sentences
+        text = _("%(first)s %(second)s") % {"first": text, "second": sentence}
+    return text
 
 
 def _row(
@@ -128,7 +251,9 @@ def _row(
             column = next_free
         taken.add(column)
         line, column = (column // WRAP, column % WRAP) if rack.position is None else (0, column)
-        placed.append(_rack(rack.id, column, line, worst.get(rack.id, []), detailed))
+        placed.append(
+            _rack(rack.id, column, line, worst.get(rack.id, []), detailed, rack.zone, rack.loop)
+        )
     counts = {state: 0 for state, _letter, _words in STATES}
     for r in placed:
         counts[r.status] += 1
@@ -150,11 +275,39 @@ def _row(
         passed=counts["pass"] + counts["none"],
         attention=attention[:MAX_ATTENTION],
         more=more,
+        zones=_zone_runs(placed),
+        zone_ids=", ".join(sorted({r.zone for r in placed if r.zone}, key=natural_key)),
+        loop_ids=", ".join(sorted({r.loop for r in placed if r.loop}, key=natural_key)),
     )
 
 
+def _zone_runs(placed: list[FloorRack]) -> list[ZoneRun]:
+    """Neighbouring racks of one line in the same zone, as regions (a gap in the positions
+    or another zone between them starts a new region)."""
+    runs: list[ZoneRun] = []
+    for rack in sorted(placed, key=lambda r: (r.line, r.column)):
+        last = runs[-1] if runs else None
+        if (
+            last is not None
+            and rack.zone
+            and last.zone == rack.zone
+            and last.line == rack.line
+            and last.last == rack.column - 1
+        ):
+            runs[-1] = ZoneRun(last.zone, last.line, last.first, rack.column, last.racks + 1)
+        elif rack.zone:
+            runs.append(ZoneRun(rack.zone, rack.line, rack.column, rack.column, 1))
+    return runs
+
+
 def _rack(
-    rack_id: str, column: int, line: int, findings: list[Finding], detailed: bool
+    rack_id: str,
+    column: int,
+    line: int,
+    findings: list[Finding],
+    detailed: bool,
+    zone: str | None,
+    loop: str | None,
 ) -> FloorRack:
     state = "none"
     for f in findings:
@@ -172,4 +325,6 @@ def _rack(
         anchor = finding_anchor(first.rule, first.entity_kind, first.entity_id)
     elif detailed and state == "not_evaluated":
         anchor = "not-evaluated"
-    return FloorRack(rack_id, column, line, state, letter, _(words), rules, anchor)
+    return FloorRack(
+        rack_id, column, line, state, letter, _(words), rules, anchor, zone or "", loop or ""
+    )

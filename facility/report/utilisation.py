@@ -71,6 +71,12 @@ class UtilisationChart:
     total: int  # elements measured; more than len(bars) on a large site
     note: str = ""
 
+    @property
+    def failure_cases(self) -> list[str]:
+        """The single failures the hatched bars show, in order: 'other side lost', 'largest
+        CDU out' … (each check assumes its own; none is 'the worst' of the whole site)."""
+        return list(dict.fromkeys(b.failure_label for b in self.bars if b.failure is not None))
+
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
@@ -171,9 +177,10 @@ MEASURES: tuple[Measure, ...] = (
 CHARTS = {
     "power": (
         N_("Power chain utilisation"),
-        N_("Load over continuous capacity, in normal operation and after the worst single "
-           "failure. Rack PDUs are grouped by row and side, racks by row; each bar is the "
-           "group's most loaded member."),
+        N_("Load over continuous capacity, in normal operation and with the single failure "
+           "each check assumes: the other power side lost (a source: a side or a module). "
+           "Rack PDUs are grouped by row and side, racks by row; each bar is the group's most "
+           "loaded member."),
     ),
     "cooling": (
         N_("Cooling utilisation"),

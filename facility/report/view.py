@@ -31,8 +31,10 @@ from facility.report.context import ReportInput
 from facility.report.coverage_view import (
     AccountLine,
     AreaCoverageLine,
+    Scope,
     account_lines,
     coverage_lines,
+    scope_view,
     verdict_sentence,
 )
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
@@ -53,6 +55,7 @@ from facility.report.words import (
     status_word,
     verdict_word,
 )
+from facility.report.worst_failure import WorstFailure, worst_single_failure
 
 _AREA_ORDER = {area: i for i, area in enumerate(AREAS)}
 # A campus repeats the same few figures and workings tens of thousands of times: format each once
@@ -188,6 +191,7 @@ class KeyFigures:
     loops: list[LoopHeat]  # at most MAX_LOOPS: those with the most liquid heat, by name
     loops_note: str
     charts: list[UtilisationChart]
+    worst_failure: WorstFailure | None = None  # the analysis's most harmful single failure
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +311,7 @@ class ReportView:
     failures: FailureSection | None  # only when the audit ran the single-failure analysis
     not_evaluated: list[RuleEntities]
     coverage: list[AreaCoverageLine]
+    scope: Scope | None  # scope and exclusions, from the coverage, beside the site's notes
     waived: list[FindingCard]
     waivers: list[WaiverView]  # expired and stale waivers
     passed: list[RuleEntities]
@@ -368,6 +373,7 @@ def build_view(report: ReportInput) -> ReportView:
         failures=failure_section(report),
         not_evaluated=_not_evaluated(findings, texts),
         coverage=coverage_lines(result.coverage),
+        scope=scope_view(result, site.info.notes, site.info.design_intent),
         waived=_cards(
             sorted((f for f in findings if f.status == "waived"), key=_finding_order),
             rules,
@@ -629,7 +635,15 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
                 else "",
             )
         )
-    return KeyFigures(headline, notes, lines, loops, loops_note, utilisation_charts(findings, site))
+    return KeyFigures(
+        headline,
+        notes,
+        lines,
+        loops,
+        loops_note,
+        utilisation_charts(findings, site),
+        worst_single_failure(report.failures),
+    )
 
 
 def _coolant(coolant: Coolant) -> str:
