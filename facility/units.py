@@ -520,6 +520,8 @@ def forget_units() -> None:
     _REFUSED.clear()
     _BY_PINT_TEXT.clear()
     _normalise_unit.cache_clear()
+    unit_suggestions.cache_clear()
+    _read_as.cache_clear()
     registry.cache_clear()
 
 
@@ -533,7 +535,25 @@ def _describe(conv: UnitConversion) -> str:
             return kind_phrase(kind)
     if conv.dimensionality == "[mass] / [length] ** 2":
         return Message("a mass per area (for a floor rating write kgf/m**2, i.e. kilogram-force)")
+    named = _OTHER_DIMENSIONS.get(conv.dimensionality)
+    if named is not None:
+        return named
     return Message("a quantity of dimension %(dimension)s", dimension=conv.dimensionality)
+
+
+# Dimensions no field has that a misread unit often lands on ('C' is the coulomb, 'F' the
+# farad, 'c' the speed of light).
+_OTHER_DIMENSIONS: dict[str, Message] = {
+    "[time] * [current]": Message("an electric charge"),
+    "[mass] * [length] ** 2 / [time] ** 2": Message("an energy"),
+    "1 / [time]": Message("a frequency"),
+    "[length] / [time]": Message("a speed"),
+    "[time] ** 4 * [current] ** 2 / [mass] / [length] ** 2": Message("a capacitance"),
+    "[mass] * [length] ** 2 / [time] ** 3 / [current] ** 2": Message("an electrical resistance"),
+    "[mass] * [length] ** 2 / [time] ** 2 / [temperature] / [substance]": Message(
+        "a molar heat capacity"
+    ),
+}
 
 
 def article(kind: Kind) -> str:
@@ -617,6 +637,148 @@ def _expected(kind: Kind, got: str) -> Message:
     )
 
 
+# --- "did you mean": units of the right kind spelt like the one written ----------------------
+#
+# For a unit that is unknown, or known but of another dimension than the field's ('30 C' is 30
+# coulomb), the spellings of the field's kind that are close to it: a common alias (C → degC,
+# lpm → L/min, psig → psi, t → ton_of_refrigeration for a power), digits written for powers
+# (m3/h → m**3/h), the same unit in another case (kpa → kPa), then close spellings among the
+# units below and the shipped table. Each suggestion is checked to be read as the field's kind.
+
+# Spellings offered for each kind, in the order they are offered.
+_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "power": ("W", "kW", "MW", "BTU/h", "ton_of_refrigeration"),
+    "apparent_power": ("VA", "kVA", "MVA"),
+    "voltage": ("V", "kV"),
+    "current": ("A", "kA"),
+    "mass": ("kg", "g", "t", "lb"),
+    "length": ("mm", "cm", "m", "in", "ft"),
+    "area": ("m**2", "ft**2"),
+    "volume": ("L", "m**3", "gal"),
+    "pressure": ("Pa", "kPa", "MPa", "bar", "mbar", "psi", "psf", "kgf/m**2", "inch_H2O"),
+    "force": ("N", "kN", "lbf", "kgf"),
+    "volumetric_flow": ("L/min", "L/s", "m**3/h", "m**3/s", "gpm", "cfm"),
+    "temperature": ("degC", "degF", "K"),
+    "temperature_difference": ("K", "delta_degC", "delta_degF"),
+    "fraction": ("%",),
+    "time": ("s", "min", "h", "d"),
+}
+
+# What people write (lower case, spaces left out) → what they may have meant; each is offered
+# only where it is read as the field's kind ('t' is a tonne for a mass, a ton of refrigeration
+# for a power).
+_ALIASES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("c", "deg", "degc", "deg_c", "degreec", "degreesc", "celsius", "centigrade", "degcelsius"),
+        ("degC", "delta_degC"),
+    ),
+    **dict.fromkeys(
+        ("f", "degf", "deg_f", "degreef", "degreesf", "fahrenheit", "degfahrenheit"),
+        ("degF", "delta_degF"),
+    ),
+    **dict.fromkeys(("k", "kelvin", "degk", "deg_k"), ("K",)),
+    **dict.fromkeys(("dc", "deltac", "delta_c", "deltadegc"), ("delta_degC", "K")),
+    **dict.fromkeys(("df", "deltaf", "delta_f", "deltadegf"), ("delta_degF",)),
+    **dict.fromkeys(("lpm", "l/m", "lmin", "ltr/min", "litre/min", "liter/min"), ("L/min",)),
+    **dict.fromkeys(("lps", "l/sec", "ltr/s", "litre/s", "liter/s"), ("L/s",)),
+    **dict.fromkeys(("m3/h", "m3/hr", "cmh", "m^3/hr", "m**3/hr", "cbm/h"), ("m**3/h",)),
+    **dict.fromkeys(("usgpm", "gal/m", "gpms", "usgal/min"), ("gpm",)),
+    **dict.fromkeys(("ft3/min", "cuft/min", "cu_ft/min", "scfm", "acfm", "cfms"), ("cfm",)),
+    **dict.fromkeys(("psig", "psia", "lb/in2", "lbf/in2", "lb/in**2"), ("psi",)),
+    **dict.fromkeys(("kpag", "kpaa", "kpad"), ("kPa",)),
+    **dict.fromkeys(("barg", "bara", "bard"), ("bar",)),
+    **dict.fromkeys(("lb/ft2", "lbs/ft2", "lbf/ft2", "lb/sqft", "lbs/sqft"), ("psf",)),
+    **dict.fromkeys(("kg/m2", "kgf/m2", "kg/m**2", "kg/m^2", "kg/sqm"), ("kgf/m**2",)),
+    **dict.fromkeys(("inh2o", "inwc", "in_wc", "inwg", '"wc', "in.wc"), ("inch_H2O",)),
+    "t": ("t", "ton_of_refrigeration"),
+    **dict.fromkeys(("ton", "tons", "tr", "rt", "tor"), ("ton_of_refrigeration", "t")),
+    **dict.fromkeys(("tonne", "tonnes", "mt"), ("t",)),
+    **dict.fromkeys(("btu", "btuh", "btu/hr", "btus/h", "btu/hour"), ("BTU/h",)),
+    **dict.fromkeys(("sqft", "sq.ft", "sq_ft", "ft2", "sf"), ("ft**2",)),
+    **dict.fromkeys(("sqm", "m2", "sq.m", "sq_m"), ("m**2",)),
+    **dict.fromkeys(("m3", "cbm", "cu_m"), ("m**3",)),
+    **dict.fromkeys(("ltr", "ltrs", "litres", "liters", "lt"), ("L",)),
+    **dict.fromkeys(("kgs", "kilo", "kilos"), ("kg",)),
+    **dict.fromkeys(("amp", "amps"), ("A",)),
+    **dict.fromkeys(("pct", "percent", "per_cent"), ("%",)),
+    **dict.fromkeys(("sec", "secs"), ("s",)),
+    **dict.fromkeys(("hr", "hrs"), ("h",)),
+    **dict.fromkeys(("mins",), ("min",)),
+}
+
+_SPELT = re.compile(r'[A-Za-z"%][A-Za-z0-9_/*^." ]*')  # a unit written as a name, maybe wrongly
+_DIGIT_POWER = re.compile(r"(?<=[A-Za-z])([234])(?![0-9])")  # m3/h → m**3/h
+
+
+def _fits(unit: str, kind_name: str) -> bool:
+    """Whether ``unit`` is read as a quantity of ``kind_name`` (dimension and, for powers and
+    temperatures, the finer distinction)."""
+    try:
+        conv = conversion(_normalise_unit(unit))
+    except QuantityError:
+        return False
+    if conv.dimensionality != KINDS[kind_name].dimensionality:
+        return False
+    if kind_name == "power":
+        return not conv.is_apparent_power
+    if kind_name == "apparent_power":
+        return conv.is_apparent_power
+    if kind_name == "temperature":
+        return not conv.is_delta_unit
+    if kind_name == "temperature_difference":
+        return not conv.is_offset_unit
+    return True
+
+
+@lru_cache(maxsize=MAX_CACHED_UNITS)
+def unit_suggestions(unit: str, kind_name: str) -> tuple[str, ...]:
+    """Spellings of ``kind_name`` that ``unit`` (refused for that kind) may have meant."""
+    from facility.spelling import suggestions
+
+    if not _SPELT.fullmatch(unit):  # '(kW', 'kW-h', '2kW': malformed, not misspelt
+        return ()
+    key = unit.replace(" ", "").lower()
+    meant = [m for m in _ALIASES.get(key, ()) if _fits(m, kind_name)]
+    if meant:
+        return tuple(meant[:1])
+    powers = _DIGIT_POWER.sub(r"**\1", unit.replace(" ", ""))
+    if powers != unit and _fits(powers, kind_name):
+        return (powers,)
+    shipped = [u for u in _shipped_table() if u and _fits(u, kind_name)]
+    candidates = [*_SPELLINGS.get(kind_name, ()), *shipped]
+    return tuple(suggestions(unit, candidates, one_edit_from=3))  # 'kg' is not a typo of 'K'
+
+
+@lru_cache(maxsize=MAX_CACHED_UNITS)
+def _read_as(unit: str) -> str | None:
+    """pint's name of the unit ``unit`` is read as ('coulomb' for 'C'); None when that is
+    ``unit`` itself or cannot be told."""
+    try:
+        import pint
+
+        name = str(registry().parse_units(_pint_unit(unit)))
+    except (ImportError, pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError):
+        return None
+    name = name.replace("data_bit", "bit").replace("data_byte", "byte")
+    if name == unit or len(name) > 40:
+        return None
+    return name
+
+
+def _meant(problem: str, number: str, unit: str, kind_name: str) -> str:
+    """``problem`` with "did you mean '30 degC'?" when a spelling of the kind is close."""
+    meant = unit_suggestions(unit, kind_name)
+    if not meant:
+        return problem
+    from facility.spelling import quoted_choices
+
+    return Message(
+        "%(problem)s; did you mean %(choices)s?",
+        problem=problem,
+        choices=quoted_choices([f"{number} {m}" for m in meant]),
+    )
+
+
 def parse_quantity(text: Any, kind_name: str) -> float:
     """Parse ``text`` (e.g. ``"450000 BTU/h"``) as ``kind_name``; return the canonical magnitude.
 
@@ -692,16 +854,38 @@ def parse_quantity(text: Any, kind_name: str) -> float:
         raise  # it names the unit, and the text may be long
     except QuantityError as exc:
         raise QuantityError(
-            Message("%(problem)s in '%(text)s'", problem=message_of(exc), text=text)
+            _meant(
+                Message("%(problem)s in '%(text)s'", problem=message_of(exc), text=text),
+                match["number"],
+                unit,
+                kind_name,
+            )
         ) from None
     if conv.dimensionality != kind.dimensionality:
+        found = _describe(conv)
+        meant = unit_suggestions(unit, kind_name)
+        # Named when it surprises: a dimension no field has ('C', the coulomb), or a
+        # spelling that means another thing here ('t', a tonne, for a power).
+        surprising = found not in _KIND_PHRASES.values() or (
+            bool(meant) and unit.lower() in _ALIASES
+        )
+        read_as = _read_as(unit) if surprising else None
+        if read_as is not None:
+            found = Message(
+                "%(found)s ('%(unit)s' is read as %(name)s)", found=found, unit=unit, name=read_as
+            )
         raise QuantityError(
-            Message(
-                "expected %(what)s like '%(example)s', got '%(text)s', which is %(found)s",
-                what=kind_phrase(kind),
-                example=kind.example,
-                text=text,
-                found=_describe(conv),
+            _meant(
+                Message(
+                    "expected %(what)s like '%(example)s', got '%(text)s', which is %(found)s",
+                    what=kind_phrase(kind),
+                    example=kind.example,
+                    text=text,
+                    found=found,
+                ),
+                match["number"],
+                unit,
+                kind_name,
             )
         )
     if kind_name == "power" and conv.is_apparent_power:

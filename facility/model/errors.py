@@ -10,17 +10,120 @@ wording or an error type not listed stays English rather than wrong).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic_core import ErrorDetails
 
-from facility.messages import Message, message_of
+from facility.messages import Join, Message, message_of
+from facility.spelling import quoted_choices, suggestions
+
+MAX_LISTED = 12  # valid field names listed when none is close to an unknown one
 
 
-def unknown_field(name: object) -> Message:
-    """An ``extra_forbidden`` error: a key the schema does not have."""
-    return Message("unknown field '%(field)s'", field=shortened(str(name)))
+def did_you_mean(problem: str, word: str, choices: Iterable[str]) -> str:
+    """``problem`` with "; did you mean 'x'?" when a choice is close to ``word``."""
+    close = suggestions(word, choices)
+    if not close:
+        return problem
+    return Message(
+        "%(problem)s; did you mean %(choices)s?", problem=problem, choices=quoted_choices(close)
+    )
+
+
+def unknown_field(name: object, valid: Sequence[str] = ()) -> Message:
+    """An ``extra_forbidden`` error: a key the schema does not have; with the ``valid`` keys
+    of that place, the closest of them ('did you mean'), else the keys themselves."""
+    problem = Message("unknown field '%(field)s'", field=shortened(str(name)))
+    if not valid:
+        return problem
+    close = suggestions(str(name), valid)
+    if close:
+        return Message(
+            "%(problem)s; did you mean %(choices)s?",
+            problem=problem,
+            choices=quoted_choices(close),
+        )
+    listed: Message = Join(sorted(valid)[:MAX_LISTED], ", ")
+    if len(valid) > MAX_LISTED:
+        listed = Message("%(names)s, …", names=listed)
+    return Message("%(problem)s (the fields here: %(names)s)", problem=problem, names=listed)
+
+
+def fields_at(model: type[BaseModel], loc: Sequence[Any]) -> list[str]:
+    """The field names (and aliases) of the model at pydantic location ``loc`` inside
+    ``model`` (``("racks", 3)`` → the fields of a rack); empty when no model is there."""
+    node: Any = model
+    for part in loc:
+        node = _step(node, part)
+        if node is None:
+            return []
+    found = _model_of(node, None)
+    if found is None:
+        return []
+    names: list[str] = []
+    for name, info in found.model_fields.items():
+        names.append(info.alias or name)
+    return names
+
+
+def _members(annotation: Any) -> list[Any]:
+    """The types an annotation may hold: Annotated, Optional and unions unwrapped."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _members(typing.get_args(annotation)[0])
+    if origin is typing.Union or origin is types.UnionType:
+        return [m for arg in typing.get_args(annotation) for m in _members(arg)]
+    if annotation is type(None):
+        return []
+    return [annotation]
+
+
+def _model_of(annotation: Any, part: Any) -> type[BaseModel] | None:
+    """The model class among ``annotation``'s members (the one named ``part`` in a union)."""
+    models = [m for m in _members(annotation) if isinstance(m, type) and issubclass(m, BaseModel)]
+    for m in models:
+        if m.__name__ == part:
+            return m
+    return models[0] if len(models) == 1 else None
+
+
+def _step(node: Any, part: Any) -> Any:
+    """The annotation one location part below ``node`` (None when it cannot be followed)."""
+    model = _model_of(node, None)
+    if model is not None and isinstance(part, str):
+        for name, info in model.model_fields.items():
+            if part in (name, info.alias):
+                return info.annotation
+    for member in _members(node):
+        if isinstance(member, type) and issubclass(member, BaseModel):
+            if member.__name__ == part:  # a union's tag in the location
+                return member
+            continue
+        origin = typing.get_origin(member)
+        args = typing.get_args(member)
+        if origin in (list, tuple, set, frozenset) and args and isinstance(part, int):
+            return args[0]
+        if origin is dict and len(args) == 2 and not isinstance(part, int):
+            return args[1]
+        if origin is dict and len(args) == 2 and isinstance(part, int):
+            return args[1]
+    if isinstance(part, str) and model is None and len(_members(node)) > 1:
+        return node  # a tag pydantic adds ('function-after[…]'): stay at this node
+    return None
+
+
+def choices_of(expected: str) -> list[str]:
+    """The quoted choices of pydantic's "'a', 'b' or 'c'" (a literal error's ``expected``)."""
+    found: list[str] = []
+    for piece in expected.replace(" or ", ", ").split(", "):
+        piece = piece.strip()
+        if len(piece) >= 2 and piece[0] == piece[-1] == "'":
+            found.append(piece[1:-1])
+    return found
 
 
 MAX_ECHOED = 80  # characters of a key or value from the input that a message repeats
@@ -168,7 +271,7 @@ _PYDANTIC: dict[str, Callable[[Mapping[str, Any]], Message]] = {
 _WHOLE_NUMBER = frozenset({"int_type", "int_parsing", "int_from_float"})
 
 
-def _as_written(value: Any) -> str:
+def as_written(value: Any) -> str:
     """A value as the site file would spell it: true, 4.5, 'three'."""
     if isinstance(value, bool):
         return str(value).lower()
@@ -189,7 +292,7 @@ def validation_message(error: ErrorDetails) -> str:
         if isinstance(own, Message):
             return own
     if error["type"] in _WHOLE_NUMBER:  # strict: true, 4.5 and "3" are not counts
-        return Message("expected a whole number, got %(value)s", value=_as_written(error["input"]))
+        return Message("expected a whole number, got %(value)s", value=as_written(error["input"]))
     text = error["msg"].removeprefix("Value error, ")
     make = _PYDANTIC.get(error["type"])
     if make is None:

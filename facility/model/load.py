@@ -7,6 +7,7 @@ field path.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,15 @@ from facility.model.cluster import resolve_cluster
 from facility.model.cooling import AirUnit, CduFigures
 from facility.model.document import SiteDocument
 from facility.model.equipment import RackFigures, RackType, inconsistencies
-from facility.model.errors import alternatives, unknown_field, validation_message
+from facility.model.errors import (
+    alternatives,
+    as_written,
+    choices_of,
+    did_you_mean,
+    fields_at,
+    unknown_field,
+    validation_message,
+)
 from facility.model.floor import Room
 from facility.model.power import PduType
 from facility.model.racks import PduGroup, RackPlacement, Row
@@ -44,6 +53,7 @@ from facility.model.source import (
     read_document,
 )
 from facility.physics.thermal import w_class_max_supply_temperature
+from facility.spelling import suggestions
 
 IMPLICIT_ROOM = "hall"
 
@@ -81,37 +91,216 @@ def validate_document(data: Any, source: SourceMap) -> SiteDocument:
     try:
         return SiteDocument.model_validate(data)
     except ValidationError as exc:
-        raise InputError(_problems_from(exc, data, source)) from None
+        failed = exc
+    problems = _problems_from(failed, data, source)
+    seen = {(p.location, p.field) for p in problems}
+    for found in _references_beside(failed, data, source):
+        if (found.location, found.field) not in seen:
+            problems.append(found)
+    problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
+    raise InputError(problems)
+
+
+MAX_PRUNING_ROUNDS = 3  # validations of a document with its invalid parts left out
+
+
+class _Pruned(SourceMap):
+    """The source map of a document with entries left out: paths renumbered back."""
+
+    renumbered: dict[Path_, list[int]]
+
+    def original(self, path: Path_) -> Path_:
+        return _original(tuple(path), self.renumbered)
+
+
+def _references_beside(exc: ValidationError, data: dict, source: SourceMap) -> list[Problem]:
+    """The reference problems (unknown ids, duplicates) of the parts of a document that did
+    validate, so that a typo in one field does not hide a dangling reference elsewhere.
+
+    What failed is left out (the key, then if need be the whole list entry) and the rest
+    validated again, at most MAX_PRUNING_ROUNDS times; a reference to an entry left out is
+    not reported, and nothing else the resolver finds is (a figure left out could make a
+    check of the merged figures wrong). Nothing when the failure is the document's own."""
+    drops: set[Path_] = set()
+    error: ValidationError | None = exc
+    pruned: Any = data
+    renumbered: dict[Path_, list[int]] = {}
+    for _round in range(MAX_PRUNING_ROUNDS):
+        if error is None:
+            break
+        for detail in error.errors(include_url=False):
+            path = _original(_data_path(detail["loc"], pruned), renumbered)
+            if _round > 0 or detail["type"] == "missing":
+                path = _entry_of(path)
+            if not _may_leave_out(data, path, detail["type"]):
+                return []
+            drops.add(path)
+        renumbered = {}
+        pruned = _without(data, drops, _prefixes(drops), (), (), renumbered)
+        if any(d[0] in ("rows", "racks") for d in drops) and isinstance(pruned, dict):
+            pruned.pop("cluster", None)  # it names racks, and some were left out
+        try:
+            document = SiteDocument.model_validate(pruned)
+            error = None
+        except ValidationError as again:
+            error = again
+    if error is not None:
+        return []
+    mapped = _Pruned(source.file, source.positions, source.written_in)
+    mapped.renumbered = renumbered
+    resolver = _Resolver(document, mapped)
+    resolver.tolerated = frozenset(_ids_of(data, drops))
+    with contextlib.suppress(InputError):  # its problems: resolver.references among them
+        resolver.resolve("")
+    return resolver.references
+
+
+def _may_leave_out(data: Any, path: Path_, kind: str) -> bool:
+    """Whether leaving out the value at ``path`` hides no entry that others may name: a list
+    entry (its id is tolerated), a key the schema does not have, a value holding no list of
+    entries. Never the document, its ``site`` block or a whole top-level block."""
+    if not path or path[0] == "site":
+        return False
+    if kind == "extra_forbidden" or isinstance(path[-1], int):
+        return True
+    if len(path) == 1:
+        return False
+    node = data
+    for part in path:
+        node = node[part]
+    if isinstance(node, list):
+        return False
+    if isinstance(node, dict):
+        return not any(
+            isinstance(v, list) and any(isinstance(x, dict) for x in v) for v in node.values()
+        )
+    return True
+
+
+def _entry_of(path: Path_) -> Path_:
+    """The list entry ``path`` is in (``racks[3]`` for ``racks[3].pdus.A``), else ``path``."""
+    for end in range(len(path), 0, -1):
+        if isinstance(path[end - 1], int):
+            return path[:end]
+    return path
+
+
+def _original(path: Path_, renumbered: dict[Path_, list[int]]) -> Path_:
+    out: list[str | int] = []
+    for i, part in enumerate(path):
+        kept = renumbered.get(tuple(path[:i]))
+        out.append(kept[part] if kept is not None and isinstance(part, int) else part)
+    return tuple(out)
+
+
+def _prefixes(paths: set[Path_]) -> set[Path_]:
+    return {path[:end] for path in paths for end in range(len(path))}
+
+
+_LEFT_OUT = object()
+
+
+def _without(
+    node: Any,
+    drops: set[Path_],
+    above: set[Path_],
+    at: Path_,
+    renamed: Path_,
+    renumbered: dict[Path_, list[int]],
+) -> Any:
+    """``node`` without the values at ``drops`` (copies only of what holds one); a list
+    with entries left out is recorded in ``renumbered`` (its path there → original indices)."""
+    if at in drops:
+        return _LEFT_OUT
+    if at not in above:
+        return node
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            kept = _without(value, drops, above, (*at, key), (*renamed, key), renumbered)
+            if kept is not _LEFT_OUT:
+                out[key] = kept
+        return out
+    if isinstance(node, list):
+        items: list[Any] = []
+        indices: list[int] = []
+        for i, value in enumerate(node):
+            kept = _without(value, drops, above, (*at, i), (*renamed, len(items)), renumbered)
+            if kept is not _LEFT_OUT:
+                items.append(kept)
+                indices.append(i)
+        if len(indices) != len(node):
+            renumbered[renamed] = indices
+        return items
+    return node
+
+
+def _ids_of(data: Any, drops: set[Path_]) -> list[str]:
+    """The ids of the entries left out (and of the racks of a row left out)."""
+    found: list[str] = []
+    for path in drops:
+        node = data
+        for part in path:
+            node = node[part]
+        if isinstance(node, dict) and isinstance(node.get("id"), str):
+            found.append(node["id"])
+    return found
+
+
+# The models whose validation errors are turned into problems, by pydantic's title.
+_MODELS: dict[str, type[BaseModel]] = {SiteDocument.__name__: SiteDocument, "Rack": RackSpec}
 
 
 def _problems_from(exc: ValidationError, data: Any, source: SourceMap) -> list[Problem]:
+    model = _MODELS.get(exc.title)
+    errors = exc.errors(include_url=False)
+    typos = _typos(errors, model)
     problems = []
-    for error in exc.errors(include_url=False):
+    for error in errors:
         path = _data_path(error["loc"], data)
         kind = error["type"]
         message: str
         if kind == "extra_forbidden":
-            message = unknown_field(path[-1])
+            valid = fields_at(model, error["loc"][:-1]) if model is not None else []
+            message = unknown_field(path[-1] if path else error["loc"][-1], valid)
         elif kind == "missing":
+            if (error["loc"][:-1], error["loc"][-1]) in typos:
+                continue  # the unknown key beside it is this field misspelt, and says so
             message = Message("missing required field '%(field)s'", field=str(error["loc"][-1]))
             path = (*path, str(error["loc"][-1]))
-        elif kind == "literal_error":
-            message = (
-                f"{error['msg'].replace('Input should be', 'must be')}, got {error['input']!r}"
-            )
+        elif kind in ("literal_error", "enum"):
             expected = str((error.get("ctx") or {}).get("expected", ""))
-            rebuilt = Message(
+            message = Message(
                 "must be %(expected)s, got %(input)s",
                 expected=alternatives(expected),
-                input=repr(error["input"]),
+                input=as_written(error["input"]),
             )
-            if rebuilt == message:
-                message = rebuilt
+            if isinstance(error["input"], str):
+                message = did_you_mean(message, error["input"], choices_of(expected))
         else:
             message = validation_message(error)
         problems.append(Problem(source.locate(path), field_name(path), message))
     problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
     return problems
+
+
+def _typos(errors: list[Any], model: type[BaseModel] | None) -> set[tuple[Any, str]]:
+    """(place, field) of each missing field that an unknown key at the same place is closest
+    to ('widht' beside a missing 'width'): one mistake, reported once, at the key."""
+    if model is None:
+        return set()
+    missing: dict[Any, list[str]] = {}
+    for error in errors:
+        if error["type"] == "missing":
+            missing.setdefault(error["loc"][:-1], []).append(str(error["loc"][-1]))
+    found = set()
+    for error in errors:
+        place = error["loc"][:-1]
+        if error["type"] == "extra_forbidden" and place in missing:
+            close = suggestions(str(error["loc"][-1]), fields_at(model, place))
+            if close and close[0] in missing[place]:
+                found.add((place, close[0]))
+    return found
 
 
 def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
@@ -231,9 +420,16 @@ class _Resolver:
         self.locations: dict[tuple[str, str], Location] = {}
         self.pdus: dict[str, Pdu] = {}  # every PDU of every rack, by id
         self.pdu_declared: dict[str, Path_] = {}  # where each PDU id was written (data path)
+        # Ids of entries left out because they did not validate: a reference to one is not
+        # reported (the entry has its own problem). See _references_beside.
+        self.tolerated: frozenset[str] = frozenset()
+        self.references: list[Problem] = []  # unknown ids and duplicates, also in problems
 
-    def problem(self, path: Path_, message: str) -> None:
-        self.problems.append(Problem(self.source.locate(path), field_name(path), message))
+    def problem(self, path: Path_, message: str, *, reference: bool = False) -> None:
+        found = Problem(self.source.locate(path), field_name(self.source.original(path)), message)
+        self.problems.append(found)
+        if reference:
+            self.references.append(found)
 
     def index(self, kind: str, items: list[Any], path: Path_, ids: list[str] | None = None) -> dict:
         """Entities by id; a duplicate id is a problem at the second definition."""
@@ -243,7 +439,9 @@ class _Resolver:
             where = (*path, i, "id")
             if entity_id in found:
                 first = self.locations[(kind, entity_id)]
-                self.problem(where, _duplicate(kind, entity_id, first, self.source.file))
+                self.problem(
+                    where, _duplicate(kind, entity_id, first, self.source.file), reference=True
+                )
                 continue
             found[entity_id] = item
             self.locations[(kind, entity_id)] = self.source.locate(where)
@@ -253,13 +451,19 @@ class _Resolver:
         if ref is None:
             return None
         if ref not in target:
+            if ref in self.tolerated:
+                return None
             if kind == "room" and not self.doc.rooms:
                 self.problem(
-                    path, Message("unknown room '%(ref)s' (the site declares no rooms)", ref=ref)
+                    path,
+                    Message("unknown room '%(ref)s' (the site declares no rooms)", ref=ref),
+                    reference=True,
                 )
                 return None
             known = ", ".join(sorted(target)[:8]) or Message("none are defined")
-            self.problem(path, _UNKNOWN[kind](ref, known))
+            self.problem(
+                path, did_you_mean(_UNKNOWN[kind](ref, known), ref, target), reference=True
+            )
             return None
         return ref
 
@@ -278,7 +482,13 @@ class _Resolver:
                 known = ", ".join(
                     sorted(e.id for e in catalog.entries().values() if e.kind == kind)
                 )
-                self.problem((*path, "catalog"), _UNKNOWN_ENTRY[kind](catalog_id, known))
+                self.problem(
+                    (*path, "catalog"),
+                    did_you_mean(
+                        _UNKNOWN_ENTRY[kind](catalog_id, known), catalog_id, known.split(", ")
+                    ),
+                    reference=True,
+                )
             else:
                 base = entry.validated()
                 for name, figure in entry.figures.items():
@@ -526,12 +736,10 @@ class _Resolver:
             id_path = (*path, "id") if isinstance(placement, RackSpec) else (*path, "racks")
             location = self.source.locate(id_path)
             if rack_id in seen:
-                self.problems.append(
-                    Problem(
-                        location,
-                        field_name(id_path),
-                        _duplicate("rack", rack_id, seen[rack_id], self.source.file),
-                    )
+                self.problem(
+                    id_path,
+                    _duplicate("rack", rack_id, seen[rack_id], self.source.file),
+                    reference=True,
                 )
                 continue
             seen[rack_id] = location
@@ -593,7 +801,7 @@ class _Resolver:
         if base is None:
             entry = catalog.entry("rack_type", placement.type)
             if entry is None:
-                if report:
+                if report and placement.type not in self.tolerated:
                     known = sorted(
                         [
                             *rack_types,
@@ -602,11 +810,16 @@ class _Resolver:
                     )
                     self.problem(
                         (*path, "type"),
-                        Message(
-                            "unknown rack type '%(type)s' (known: %(known)s)",
-                            type=placement.type,
-                            known=", ".join(known),
+                        did_you_mean(
+                            Message(
+                                "unknown rack type '%(type)s' (known: %(known)s)",
+                                type=placement.type,
+                                known=", ".join(known),
+                            ),
+                            placement.type,
+                            known,
                         ),
+                        reference=True,
                     )
                 return None
             base = self.rack_type(RackType(id=entry.id, catalog=entry.id), (*path, "type"))
@@ -709,7 +922,7 @@ class _Resolver:
             return pdu_types[group.type]
         entry = catalog.entry("pdu_type", group.type)
         if entry is None:
-            if report:
+            if report and group.type not in self.tolerated:
                 known = sorted(
                     [
                         *pdu_types,
@@ -718,11 +931,16 @@ class _Resolver:
                 )
                 self.problem(
                     (*path, "type"),
-                    Message(
-                        "unknown PDU type '%(type)s' (known: %(known)s)",
-                        type=group.type,
-                        known=", ".join(known),
+                    did_you_mean(
+                        Message(
+                            "unknown PDU type '%(type)s' (known: %(known)s)",
+                            type=group.type,
+                            known=", ".join(known),
+                        ),
+                        group.type,
+                        known,
                     ),
+                    reference=True,
                 )
             return None
         figures = entry.validated()

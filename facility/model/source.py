@@ -37,14 +37,22 @@ MAX_KEY_SHOWN = 80  # characters of a key shown in a field path
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """A place in an input file; line and column are 1-based."""
+    """A place in an input file; line and column are 1-based. Line 0 is the file as a whole
+    (one that cannot be read has no line): shown as the file alone."""
 
     file: str
     line: int
     column: int
 
     def __str__(self) -> str:
+        if self.line == 0:
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
+
+
+def whole_file(file: str) -> Location:
+    """The location of a problem with a file as a whole (not found, not readable, too large)."""
+    return Location(file, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +99,14 @@ class SourceMap:
         if not self.written_in:
             self.written_in = self.file
 
+    def original(self, path: Path_) -> Path_:
+        """``path`` as the file numbers it (a map of a document with entries left out
+        renumbers them: :class:`facility.model.load` resolves what validated that way)."""
+        return tuple(path)
+
     def locate(self, path: Path_) -> Location:
         """The location of ``path``, or of its nearest written ancestor."""
-        path = tuple(path)
+        path = self.original(path)
         while path:
             found = self.positions.get(path)
             if found is not None:
@@ -136,7 +149,7 @@ def not_a_file(mode: int) -> str | None:
 def read_bytes(path: Path, limit: int | None = MAX_FILE_BYTES) -> bytes:
     """Read an input file, refusing what is not a regular file (a FIFO would block the run)
     or is larger than ``limit`` bytes (None: no limit)."""
-    where = Location(str(path), 1, 1)
+    where = whole_file(str(path))
     try:
         status = path.stat()
         size = status.st_size

@@ -132,7 +132,7 @@ def test_missing_file(tmp_path):
     with pytest.raises(InputError) as info:
         load_site(tmp_path / "nope.yaml")
     [problem] = info.value.problems
-    assert str(problem) == f"{tmp_path / 'nope.yaml'}:1:1: file not found"
+    assert str(problem) == f"{tmp_path / 'nope.yaml'}: file not found"  # no line: no file
 
 
 def test_directory_is_refused(tmp_path):
@@ -186,7 +186,7 @@ def test_unknown_key_is_a_typo_not_ignored(tmp_path):
         4,
         5,
         "rack_types[0].nominal_powr",
-        "unknown field 'nominal_powr'",
+        "unknown field 'nominal_powr'; did you mean 'nominal_power'?",
     )
 
 
@@ -389,17 +389,17 @@ def test_every_dangling_reference_is_reported_with_its_position(tmp_path):
     messages = [message for *_, message in found]
     assert messages[0].startswith("unknown catalog rack_type 'no-such-rack' (known: ")
     assert "gb300-nvl72" in messages[0]
-    assert messages[1] == "unknown upstream element 'U9' (known: D1, U1)"
+    assert messages[1] == "unknown upstream element 'U9' (known: D1, U1); did you mean 'U1'?"
     assert messages[2].startswith("unknown catalog pdu_type 'no-such-pdu'")
-    assert messages[3] == "unknown facility water loop 'FW9' (known: FW)"
+    assert messages[3] == "unknown facility water loop 'FW9' (known: FW); did you mean 'FW'?"
     assert messages[4].startswith("unknown catalog cdu 'no-such-cdu' (known: ")
-    assert messages[5] == "unknown CDU 'C9' (known: C1, C2)"
+    assert messages[5] == "unknown CDU 'C9' (known: C1, C2); did you mean 'C1' or 'C2'?"
     assert messages[6] == "unknown room 'R9' (the site declares no rooms)"
     assert messages[7].startswith("unknown rack type 'tX' (known: atlas-900-a3-cabinet, ")
-    assert messages[8] == "unknown floor zone 'ZX' (known: Z1)"
-    assert messages[9] == "unknown TCS loop 'LX' (known: L1)"
+    assert messages[8] == "unknown floor zone 'ZX' (known: Z1); did you mean 'Z1'?"
+    assert messages[9] == "unknown TCS loop 'LX' (known: L1); did you mean 'L1'?"
     assert messages[10].startswith("unknown PDU type 'pX' (known: p1, p2, pdu-1p-230v-32a, ")
-    assert messages[11] == "unknown upstream element 'D9' (known: D1, U1)"
+    assert messages[11] == "unknown upstream element 'D9' (known: D1, U1); did you mean 'D1'?"
 
 
 def test_rack_on_a_loop_in_another_room(tmp_path):
@@ -721,8 +721,10 @@ def test_input_error_text_lists_each_problem_as_file_line_column(tmp_path):
     with pytest.raises(InputError) as info:
         load_site(path)
     assert str(info.value).splitlines() == [
-        f"{path}:2:17: rooms[0].colour: unknown field 'colour'",
-        f"{path}:2:39: rooms[1].size: unknown field 'size'",
+        f"{path}:2:17: rooms[0].colour: unknown field 'colour' (the fields here: id, name, "
+        "redundant_air_units)",
+        f"{path}:2:39: rooms[1].size: unknown field 'size' (the fields here: id, name, "
+        "redundant_air_units)",
     ]
 
 

@@ -131,7 +131,7 @@ def test_an_unknown_reference_in_the_overlay_is_located_in_the_overlay(tmp_path)
     write(tmp_path, BASE, "base.yaml")
     overlay = write(tmp_path, "extends: base.yaml\nracks:\n  - {id: R2, loop: L9}\n", "site.yaml")
     assert problems_of(overlay) == [
-        f"{overlay}:3:14: racks[1].loop: unknown TCS loop 'L9' (known: L1)"
+        f"{overlay}:3:14: racks[1].loop: unknown TCS loop 'L9' (known: L1); did you mean 'L1'?"
     ]
 
 
