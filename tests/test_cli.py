@@ -59,7 +59,10 @@ def test_check_small_ready_site():
     assert "Heat at nominal power: 540.0 kW" in result.stdout
     assert "486.0 kW to TCS loops (TCS-1 486.0 kW)" in result.stdout
     assert "+ 54.0 kW to room air (R1 54.0 kW)" in result.stdout
-    assert "verdict: READY\n  Every check passes or is waived" in result.stdout
+    assert (
+        "verdict: READY — checks: 0 failed, 165 passed, 0 not evaluated, 0 waived\n"
+        "  Every check passes or is waived"
+    ) in result.stdout
 
 
 def test_check_bad_input_exits_2_with_every_problem_on_stderr(tmp_path):

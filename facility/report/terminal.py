@@ -1,4 +1,20 @@
-"""The terminal summary of `facility check`: verdict, counts, failing findings.
+"""The terminal summary of `facility check`: verdict, causes, failing findings, coverage.
+
+Three lengths, from ``report.presentation.verbosity``:
+
+- ``-q`` (-1): the verdict with the counts, the failing checks by severity and the number of
+  causes: for a script's log.
+- default (0): one screen. Header, key figures, verdict and counts; the causes
+  (:mod:`facility.report.causes`), each with the findings that make it up, one line per
+  rule and identical figures, every failing entity named (as runs: ``A01 … A08``); what was
+  not evaluated, under the area it leaves unjudged; the coverage in a line per area that is
+  not fully judged (what the model leaves out counted, ``-v`` names it); the verdict again.
+- ``-v`` (1 and up): the causes, then every failing rule with its title, the places in the
+  site file and the working of observed and limit; the whole coverage.
+
+``--statistics`` adds a table of failing and not-evaluated checks per rule. With colour (a
+terminal, :func:`facility.commands.check._colour`), the verdict and the severity words are
+coloured (ANSI SGR); nothing else changes, and without colour no escape byte is written.
 
 Written in the report's language (:mod:`facility.report.i18n`); rule titles come from the
 rule files' own text in that language. Every text from the input (names, ids, messages that
@@ -10,7 +26,6 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from facility.engine.findings import AuditResult, Finding
@@ -18,12 +33,31 @@ from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER
 from facility.printable import printable
 from facility.report.anchors import natural_key
+from facility.report.causes import (
+    Cause,
+    cause_count,
+    cause_label,
+    causes_heading,
+    figures_key,
+    report_causes,
+)
 from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
-from facility.report.entity_runs import compressed, in_order
+from facility.report.entity_runs import compressed, judged_orders
 from facility.report.findings_view import message, missing_text, working
-from facility.report.i18n import _, pgettext, using_language
+from facility.report.i18n import _, ngettext, npgettext, pgettext, using_language
 from facility.report.words import counted_kind_word, list_separator
+
+# ANSI SGR colours (ECMA-48): red for errors and NOT READY, yellow for warnings and a verdict
+# short of ready, green for READY.
+_SGR = {"red": "31", "yellow": "33", "green": "32"}
+_VERDICT_COLOUR = {
+    "ready": "green",
+    "ready-with-warnings": "yellow",
+    "incomplete": "yellow",
+    "not-ready": "red",
+}
+_SEVERITY_COLOUR = {"error": "red", "warning": "yellow"}
 
 
 def _verdict_text(key: str) -> str:
@@ -71,204 +105,379 @@ def _basis(basis: str) -> str:
     return {"peak": _("peak"), "nominal": _("nominal")}.get(basis, basis)
 
 
-def summary_text(
-    result: AuditResult,
-    *,
-    key_figures: list[str] | None = None,
-    show_passed: bool = False,
-    titles: Mapping[str, str] | None = None,
-) -> str:
-    """The summary in the current language; ``titles`` are the rules' titles in it (rule
-    code → title), else each finding's own (English) title."""
-    titles = titles or {}
-    lines = [
-        _("%(site)s — %(file)s (sha256 %(sha)s…)")
-        % {
-            "site": printable(result.site_name),
-            "file": printable(result.site_file),
-            "sha": result.site_sha256[:12],
-        },
-        _(
-            "profile %(profile)s, rules %(rules)s; electrical checks at %(electrical)s power, "
-            "thermal at %(thermal)s"
-        )
-        % {
-            "profile": printable(result.profile),
-            "rules": result.rules_version,
-            "electrical": _basis(result.assumptions["electrical_power_basis"]),
-            "thermal": _basis(result.assumptions["thermal_power_basis"]),
-        },
-        "",
-        *(printable(line) for line in key_figures or []),
-        *([""] if key_figures else []),
-        _("verdict: %(verdict)s") % {"verdict": _verdict_text(result.verdict)},
-        *textwrap.wrap(
-            printable(verdict_sentence(result)), width=100, initial_indent="  ",
-            subsequent_indent="  ", break_long_words=False, break_on_hyphens=False,
-        ),
-    ]  # fmt: skip
-    counts = result.counts()
-    failing = Counter((f.severity, f.area) for f in result.findings if f.status == "fail")
-    lines.append(
+def _counts_text(result: AuditResult) -> str:
+    return (
         _(
             "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
             "%(waived)s waived"
         )
-        % counts
+        % result.counts()
     )
-    for severity in ("error", "warning", "info"):
-        areas = {a: n for (s, a), n in failing.items() if s == severity}
-        if areas:
-            by_area = list_separator().join(
-                _("%(area)s %(n)s") % {"area": _area_key(a), "n": n}
-                for a, n in sorted(areas.items())
-            )
-            lines.append(
-                "  " + _severity_count(severity) % {"n": sum(areas.values()), "areas": by_area}
-            )
-    shown = [
-        f for f in result.findings if f.status == "fail" or (show_passed and f.status == "pass")
-    ]
-    shown.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.area, f.rule, f.entity_id))
-    current = None
-    last_working: tuple[str, str] | None = None
-    # A campus repeats the same figures over thousands of identical racks: each message and
-    # working is made once per distinct set of values.
-    messages: dict[tuple[Any, ...], str] = {}
-    workings: dict[tuple[Any, str], str] = {}
 
-    def said(f: Finding) -> str:
+
+class _Text:
+    """The summary of one report, section by section, as ``report.presentation`` asks."""
+
+    def __init__(self, report: ReportInput) -> None:
+        self.report = report
+        self.result = report.result
+        shown = report.presentation
+        self.verbosity = shown.verbosity
+        self.colour = shown.colour
+        self.show_passed = shown.show_passed
+        self.titles = {
+            rule.code: rule.spec.text(report.lang).title for rule in report.ruleset.rules
+        }
+        # Every entity each rule judged, in natural order: the order entity runs are counted in.
+        self.orders = judged_orders(self.result.findings)
+        self.causes = report_causes(self.result, report.ruleset, report.site, report.failures)
+        # A campus repeats the same figures over thousands of identical racks: each message and
+        # working is made once per distinct set of values.
+        self._messages: dict[tuple[Any, ...], str] = {}
+        self._workings: dict[tuple[Any, str], str] = {}
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def paint(self, text: str, colour: str | None) -> str:
+        if not self.colour or colour is None:
+            return text
+        return f"\x1b[{_SGR[colour]}m{text}\x1b[0m"
+
+    def verdict_word(self) -> str:
+        key = self.result.verdict
+        return self.paint(_verdict_text(key), _VERDICT_COLOUR[key])
+
+    def severity_word(self, severity: str) -> str:
+        return self.paint(_severity_heading(severity), _SEVERITY_COLOUR.get(severity))
+
+    def title(self, f: Finding) -> str:
+        return printable(self.titles.get(f.rule, f.title))
+
+    def said(self, f: Finding) -> str:
         key = (f.status, f.kind, f.observed, f.limit, f.margin, f.relation, f.missing)
-        found = messages.get(key)
+        found = self._messages.get(key)
         if found is None:
-            found = messages[key] = printable(message(f))
+            found = self._messages[key] = printable(message(f))
         return found
 
-    def worked(value: Value | None, kind: str) -> str:
-        found = workings.get((value, kind))
+    def worked(self, value: Value | None, kind: str) -> str:
+        found = self._workings.get((value, kind))
         if found is None:
             # a working can name entities (a failure scenario's element): shown inert too
-            found = workings[(value, kind)] = printable(working(value, kind))
+            found = self._workings[(value, kind)] = printable(working(value, kind))
         return found
 
-    # Every entity each rule judged, in natural order: the order entity runs are counted in.
-    judged: dict[tuple[str, str], list[str]] = {}
-    for f in result.findings:
-        judged.setdefault((f.rule, f.entity_kind), []).append(f.entity_id)
-    orders = {key: in_order(ids) for key, ids in judged.items()}
+    def short(self, f: Finding) -> str:
+        """The figures of a default line: the message, or for a count with a working (a
+        single failure: 'PWR-002 ×4 fail after the loss') that working and the limit — the
+        count alone ('4 violates the limit') says nothing."""
+        if f.status == "fail" and f.kind == "count" and f.observed and f.observed.formula:
+            return _("%(working)s; must be %(relation)s %(limit)s") % {
+                "working": self.worked(f.observed, f.kind),
+                "relation": f.relation,
+                "limit": self.worked(f.limit, f.kind).rsplit("→ ", 1)[-1],
+            }
+        return self.said(f)
 
-    # One line per rule and identical figures: the entities as runs, the working once.
-    groups: dict[tuple[Any, ...], list[Finding]] = {}
-    for f in shown:
-        how = (
-            (worked(f.observed, f.kind), worked(f.limit, f.kind))
-            if f.observed and f.status == "fail"
-            else None
-        )
-        key = (f.rule, f.severity, f.entity_kind, f.status, said(f), how)
-        groups.setdefault(key, []).append(f)
-    for (rule, severity, kind, _status, text, how), members in groups.items():
-        if (rule, severity) != current:
-            current = (rule, severity)
-            last_working = None
-            title = printable(titles.get(rule, members[0].title))
-            lines += ["", f"{_severity_heading(severity)} {rule} {title}"]
-        lines.append("  " + _entities_line(members, orders[(rule, kind)], kind, text))
-        if how is not None and how != last_working:  # identical racks: the working once a rule
-            lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
-            lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})
-            last_working = how
-    missing = [f for f in result.findings if f.status == "not_evaluated"]
-    if missing:
-        lines += ["", _("NOT EVALUATED (missing input)")]
-        unknown: dict[tuple[str, str, str], list[Finding]] = {}
-        for f in sorted(missing, key=lambda f: (f.rule, natural_key(f.entity_id))):
-            unknown.setdefault((f.rule, f.entity_kind, missing_text(f)), []).append(f)
-        for (rule, kind, reason), members in unknown.items():
-            ids = [m.entity_id for m in members]
-            entities = printable(compressed(ids, orders[(rule, kind)]))
-            if len(members) > 1:
-                entities += " " + _("(%(n)s %(kind)s)") % {
-                    "n": f"{len(members):,}",
-                    "kind": counted_kind_word(kind, len(members)),
-                }
-            lines.append(
-                "  "
-                + _("%(rule)s %(entity)s: %(missing)s")
-                % {"rule": rule, "entity": entities, "missing": printable(reason)}
-            )
-    lines += _coverage(result)
-    return "\n".join(lines)
-
-
-def _places(members: list[Finding]) -> str:
-    """Where the members were written: 'file:114', 'file:114, 115', or the first place and
-    how many more."""
-    seen: dict[tuple[str, int], None] = {}
-    for m in members:
-        if m.location:
-            seen.setdefault((m.location.file, m.location.line), None)
-    places = list(seen)
-    if not places:
-        return ""
-    first_file = places[0][0]
-    if len(places) <= 3 and all(file == first_file for file, _ in places):
-        lines = ", ".join(str(line) for _, line in places)
-        return f"{printable(first_file)}:{lines}"
-    first = f"{printable(first_file)}:{places[0][1]}"
-    return _("%(first)s and %(n)s more places") % {"first": first, "n": f"{len(places) - 1:,}"}
-
-
-def _entities_line(members: list[Finding], order: list[str], kind: str, message: str) -> str:
-    """One line for a rule's identical findings: the entities as runs, their count and
-    places, then the message they share."""
-    places = _places(members)
-    if len(members) == 1:
-        return _("%(entity)s%(where)s: %(message)s") % {
-            "entity": printable(members[0].entity_id),
-            "where": _(" (%(places)s)") % {"places": places} if places else "",
-            "message": message,
+    def entities(self, members: list[Finding], places: bool) -> str:
+        """'A01 … A08 (8 racks; file:109)': the members as runs, their count and places."""
+        first = members[0]
+        where = _places(members) if places else ""
+        if len(members) == 1:
+            entity = printable(first.entity_id)
+            return entity + (_(" (%(places)s)") % {"places": where} if where else "")
+        values = {
+            "entities": printable(
+                compressed(
+                    [m.entity_id for m in members], self.orders[(first.rule, first.entity_kind)]
+                )
+            ),
+            "n": f"{len(members):,}",
+            "kind": counted_kind_word(first.entity_kind, len(members)),
+            "places": where,
         }
-    values = {
-        "entities": printable(compressed([m.entity_id for m in members], order)),
-        "n": f"{len(members):,}",
-        "kind": counted_kind_word(kind, len(members)),
-        "places": places,
-        "message": message,
-    }
-    if places:
-        return _("%(entities)s (%(n)s %(kind)s; %(places)s): %(message)s") % values
-    return _("%(entities)s (%(n)s %(kind)s): %(message)s") % values
+        if where:
+            return _("%(entities)s (%(n)s %(kind)s; %(places)s)") % values
+        return _("%(entities)s (%(n)s %(kind)s)") % values
 
-
-def _coverage(result: AuditResult) -> list[str]:
-    """Per area, what was judged and what the site does not model."""
-    rows = coverage_lines(result.coverage)
-    if not rows:
-        return []
-    lines = ["", _("COVERAGE")]
-    for row in rows:
-        lines.append("  " + _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged})
-        for text in row.not_modelled:
-            lines.append("    - " + printable(text))
-    return lines
-
-
-def render_text(report: ReportInput) -> str:
-    """The terminal summary with the site's key figures and the waivers' states, in the
-    report's language, as ``report.presentation`` asks."""
-    from facility.report.inventory import key_figures
-
-    with using_language(report.lang):
-        titles = {rule.code: rule.spec.text(report.lang).title for rule in report.ruleset.rules}
-        text = summary_text(
-            report.result,
-            key_figures=key_figures(report.site, report.result.account),
-            show_passed=report.presentation.show_passed,
-            titles=titles,
+    def group_line(self, members: list[Finding]) -> str:
+        """'ERROR PWR-003 A01-A1 … A08-B4 (64 rack PDUs): 40.8 kVA violates …'."""
+        f = members[0]
+        word = (
+            self.severity_word(f.severity)
+            if f.status == "fail"
+            else pgettext("terminal status", "PASS")
         )
-        lines = [text]
-        waived = [f for f in report.result.findings if f.status == "waived"]
+        return _("%(severity)s %(rule)s %(entities)s: %(message)s") % {
+            "severity": word,
+            "rule": f.rule,
+            "entities": self.entities(members, places=False),
+            "message": self.short(f),
+        }
+
+    # -- sections -------------------------------------------------------------------------
+
+    def header(self) -> list[str]:
+        result = self.result
+        from facility.report.inventory import key_figures
+
+        figures = [printable(line) for line in key_figures(self.report.site, result.account)]
+        return [
+            _("%(site)s — %(file)s (sha256 %(sha)s…)")
+            % {
+                "site": printable(result.site_name),
+                "file": printable(result.site_file),
+                "sha": result.site_sha256[:12],
+            },
+            _(
+                "profile %(profile)s, rules %(rules)s; electrical checks at %(electrical)s power, "
+                "thermal at %(thermal)s"
+            )
+            % {
+                "profile": printable(result.profile),
+                "rules": result.rules_version,
+                "electrical": _basis(result.assumptions["electrical_power_basis"]),
+                "thermal": _basis(result.assumptions["thermal_power_basis"]),
+            },
+            *([""] if figures else []),
+            *figures,
+        ]
+
+    def verdict_line(self) -> str:
+        """'verdict: NOT READY — checks: 107 failed, …': the top line of the default and
+        quiet summaries, and the last line of every one."""
+        return (
+            _("verdict: %(verdict)s") % {"verdict": self.verdict_word()}
+            + " — "
+            + _counts_text(self.result)
+        )
+
+    def sentence(self) -> list[str]:
+        """What the verdict means, what was not evaluated, what --select/--ignore left out and
+        what --baseline made of it (:func:`verdict_sentence`), wrapped and indented."""
+        return textwrap.wrap(
+            printable(verdict_sentence(self.result)), width=100, initial_indent="  ",
+            subsequent_indent="  ", break_long_words=False, break_on_hyphens=False,
+        )  # fmt: skip
+
+    def severity_lines(self) -> list[str]:
+        failing = Counter((f.severity, f.area) for f in self.result.findings if f.status == "fail")
+        lines = []
+        for severity in ("error", "warning", "info"):
+            areas = {a: n for (s, a), n in failing.items() if s == severity}
+            if areas:
+                by_area = list_separator().join(
+                    _("%(area)s %(n)s") % {"area": _area_key(a), "n": n}
+                    for a, n in sorted(areas.items())
+                )
+                words = _severity_count(severity) % {"n": sum(areas.values()), "areas": by_area}
+                lines.append("  " + words)
+        return lines
+
+    def spof_line(self) -> list[str]:
+        if self.report.failures is None:
+            return []
+        # the analysis ran: the count; `facility failures` tells which
+        spofs = f"{len(self.report.failures.single_points_of_failure):,}"
+        return [_("single points of failure: %(n)s (see facility failures)") % {"n": spofs}]
+
+    def cause_lines(self, with_findings: bool) -> list[str]:
+        """The numbered causes; with their findings beneath (the default summary)."""
+        if not self.causes:
+            return []
+        n = len(self.causes)
+        heading = npgettext("terminal heading", "%(n)s CAUSE", "%(n)s CAUSES", n) % {"n": f"{n:,}"}
+        lines = ["", heading]
+        width = len(str(len(self.causes)))
+        for n, cause in enumerate(self.causes, 1):
+            lines.append(f"  {n:>{width}}. " + self.cause_text(cause))
+            if with_findings:
+                for group in cause.groups:
+                    lines.append(" " * (width + 6) + self.group_line(list(group.findings)))
+        return lines
+
+    def cause_text(self, cause: Cause) -> str:
+        label = cause_label(cause, self.title(cause.root.first), self.orders)
+        return printable(label) + " — " + cause_count(cause)
+
+    def passed_lines(self) -> list[str]:
+        passed = [f for f in self.result.findings if f.status == "pass"]
+        if not self.show_passed or not passed:
+            return []
+        groups: dict[tuple[Any, ...], list[Finding]] = {}
+        passed.sort(key=lambda f: (f.area, f.rule, natural_key(f.entity_id)))
+        for f in passed:
+            groups.setdefault(figures_key(f), []).append(f)
+        return ["", _("PASSED")] + ["  " + self.group_line(m) for m in groups.values()]
+
+    def not_evaluated(self, by_rule: bool = False) -> dict[str, list[str]]:
+        """Area → a line per rule and reason not evaluated, the entities as runs; ``by_rule``:
+        a line per rule, its reasons joined (each names what lacks the input)."""
+        missing = [f for f in self.result.findings if f.status == "not_evaluated"]
+        unknown: dict[tuple[str, str, str], dict[str, list[Finding]]] = {}
+        for f in sorted(missing, key=lambda f: (f.rule, natural_key(f.entity_id))):
+            reason = "" if by_rule else missing_text(f)
+            unknown.setdefault((f.area, f.rule, reason), {}).setdefault(missing_text(f), []).append(
+                f
+            )
+        out: dict[str, list[str]] = {}
+        for (area, rule, _reason), reasons in unknown.items():
+            members = sorted(
+                (m for ms in reasons.values() for m in ms), key=lambda m: natural_key(m.entity_id)
+            )
+            out.setdefault(area, []).append(
+                _("%(rule)s %(entity)s: %(missing)s")
+                % {
+                    "rule": rule,
+                    "entity": self.entities(members, places=False),
+                    "missing": printable("; ".join(reasons)),
+                }
+            )
+        return out
+
+    def compact_coverage(self) -> list[str]:
+        """A line per area not judged in full (the verdict sentence names what was not
+        evaluated; ``-v`` names the entities); an area with nothing to judge with the reason;
+        what the model leaves out elsewhere, counted."""
+        rows = coverage_lines(self.result.coverage)
+        if not rows:  # no coverage (a report built by hand): what was not evaluated, listed
+            unknown = self.not_evaluated(by_rule=True)
+            lines = [line for area in sorted(unknown) for line in unknown[area]]
+            return (
+                ["", _("NOT EVALUATED (missing input)"), *("  " + x for x in lines)]
+                if lines
+                else []
+            )
+        areas = {a.area: a for a in self.result.coverage.areas} if self.result.coverage else {}
+        lines, left_out = [], 0
+        for row in rows:
+            scopes = [s for s in areas[row.area].scopes if s.entities] if row.area in areas else []
+            if not scopes:  # nothing to judge: why, in the model's words
+                reasons = "; ".join(printable(text) for text in row.not_modelled)
+                line = _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged}
+                lines.append("  " + (f"{line} — {reasons}" if reasons else line))
+                continue
+            left_out += len(row.not_modelled)
+            if any(s.gaps or s.unchecked for s in scopes):
+                lines.append(
+                    "  " + _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged}
+                )
+        heading = ngettext(
+            "COVERAGE (areas not listed are judged in full; %(n)s limit of the model: -v names it)",
+            "COVERAGE (areas not listed are judged in full; %(n)s limits of the model: "
+            "-v names them)",
+            left_out,
+        ) % {"n": f"{left_out:,}"}
+        return ["", heading, *lines]
+
+    # -- the three lengths --------------------------------------------------------------
+
+    def quiet(self) -> list[str]:
+        lines = [self.verdict_line(), *self.severity_lines()]
+        if self.causes:
+            lines.append("  " + causes_heading(self.causes))
+        return lines
+
+    def default(self) -> list[str]:
+        return [
+            *self.header(),
+            "",
+            self.verdict_line(),
+            *self.sentence(),
+            *self.cause_lines(with_findings=True),
+            *self.passed_lines(),
+            *self.compact_coverage(),
+        ]
+
+    def verbose(self) -> list[str]:
+        lines = [*self.header(), ""]
+        lines.append(_("verdict: %(verdict)s") % {"verdict": self.verdict_word()})
+        lines += self.sentence()
+        lines.append(_counts_text(self.result))
+        lines += self.severity_lines()
+        lines += self.cause_lines(with_findings=False)
+        lines += self.detailed_findings()
+        lines += self.detailed_not_evaluated()
+        lines += _coverage(self.result)
+        return lines
+
+    def detailed_findings(self) -> list[str]:
+        """Every failing (and, with --show-passed, passing) rule with its title, one line per
+        identical figures with the places, and the working of observed and limit."""
+        shown = [
+            f
+            for f in self.result.findings
+            if f.status == "fail" or (self.show_passed and f.status == "pass")
+        ]
+        shown.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.area, f.rule, f.entity_id))
+        groups: dict[tuple[Any, ...], list[Finding]] = {}
+        for f in shown:
+            groups.setdefault(figures_key(f), []).append(f)
+        lines: list[str] = []
+        current = None
+        last_working: tuple[str, str] | None = None
+        for members in groups.values():
+            f = members[0]
+            if (f.rule, f.severity) != current:
+                current = (f.rule, f.severity)
+                last_working = None
+                lines += ["", f"{self.severity_word(f.severity)} {f.rule} {self.title(f)}"]
+            entities = self.entities(sorted(members, key=lambda m: natural_key(m.entity_id)), True)
+            lines.append(
+                "  " + _("%(entity)s: %(message)s") % {"entity": entities, "message": self.said(f)}
+            )
+            how = (
+                (self.worked(f.observed, f.kind), self.worked(f.limit, f.kind))
+                if f.observed and f.status == "fail"
+                else None
+            )
+            if how is not None and how != last_working:  # identical racks: the working once
+                lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
+                lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})
+                last_working = how
+        return lines
+
+    def detailed_not_evaluated(self) -> list[str]:
+        unknown = self.not_evaluated()
+        if not unknown:
+            return []
+        lines = ["", _("NOT EVALUATED (missing input)")]
+        for area in sorted(unknown):
+            lines += ["  " + line for line in unknown[area]]
+        return lines
+
+    def statistics(self) -> list[str]:
+        """Per rule: failing and not-evaluated checks, code, severity and title (ruff's
+        --statistics), most failing first."""
+        rows: dict[str, list[Any]] = {}
+        for f in self.result.findings:
+            if f.status in ("fail", "not_evaluated"):
+                row = rows.setdefault(f.rule, [0, 0, f.severity, self.title(f)])
+                row[0 if f.status == "fail" else 1] += 1
+        if not rows:
+            return []
+        head = [_("failing"), _("not evaluated"), _("rule"), _("severity"), _("title")]
+        ordered = sorted(rows.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))
+        sorted_rows = [row for _rule, row in ordered]
+        table = [
+            [f"{fail:,}", f"{unknown:,}", rule, _severity_heading(severity), title]
+            for rule, (fail, unknown, severity, title) in ordered
+        ]
+        keys = [None, *(severity for _fail, _unknown, severity, _title in sorted_rows)]
+        widths = [max(len(r[i]) for r in [head, *table]) for i in range(4)]
+        lines = ["", _("STATISTICS")]
+        for r, key in zip([head, *table], keys, strict=True):
+            cells = [r[0].rjust(widths[0]), r[1].rjust(widths[1]), r[2].ljust(widths[2])]
+            # the body's severities coloured like the findings' (the header row not)
+            pad = " " * (widths[3] - len(r[3]))
+            severity = self.paint(r[3], _SEVERITY_COLOUR.get(key or "")) + pad
+            lines.append("  " + "  ".join([*cells, severity, r[4]]).rstrip())
+        return lines
+
+    def waivers(self) -> list[str]:
+        report = self.report
+        lines: list[str] = []
+        waived = [f for f in self.result.findings if f.status == "waived"]
         if waived:
             lines += ["", _("WAIVED (accepted, not failing the run)")]
             for f in sorted(waived, key=lambda f: (f.rule, f.entity_id)):
@@ -312,20 +521,57 @@ def render_text(report: ReportInput) -> str:
                             "expires": r.waiver.expires.isoformat(),
                         }
                     )
-        if report.failures is not None:  # the analysis ran: the count; `facility failures` tells
-            spofs = f"{len(report.failures.single_points_of_failure):,}"
-            line = _("single points of failure: %(n)s (see facility failures)") % {"n": spofs}
-            lines += ["", line]
+        return lines
+
+    def render(self) -> str:
+        if self.verbosity < 0:
+            lines = self.quiet()
+            if self.report.presentation.statistics:
+                lines += self.statistics()
+            return "\n".join(lines)
+        lines = self.default() if self.verbosity == 0 else self.verbose()
+        lines += self.waivers()
+        if self.report.presentation.statistics:
+            lines += self.statistics()
         # The verdict again at the bottom, where a long run's output ends (ruff: "Found N").
-        result = report.result
-        lines += [
-            "",
-            _("verdict: %(verdict)s") % {"verdict": _verdict_text(result.verdict)}
-            + " — "
-            + _(
-                "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
-                "%(waived)s waived"
-            )
-            % result.counts(),
-        ]
-    return "\n".join(lines) + "\n"
+        spof = self.spof_line()
+        lines += ["", *spof, self.verdict_line()]
+        return "\n".join(lines)
+
+
+def _places(members: list[Finding]) -> str:
+    """Where the members were written: 'file:114', 'file:114, 115', or the first place and
+    how many more."""
+    seen: dict[tuple[str, int], None] = {}
+    for m in members:
+        if m.location:
+            seen.setdefault((m.location.file, m.location.line), None)
+    places = list(seen)
+    if not places:
+        return ""
+    first_file = places[0][0]
+    if len(places) <= 3 and all(file == first_file for file, _ in places):
+        lines = ", ".join(str(line) for _, line in places)
+        return f"{printable(first_file)}:{lines}"
+    first = f"{printable(first_file)}:{places[0][1]}"
+    return _("%(first)s and %(n)s more places") % {"first": first, "n": f"{len(places) - 1:,}"}
+
+
+def _coverage(result: AuditResult) -> list[str]:
+    """Per area, what was judged and what the site does not model (-v)."""
+    rows = coverage_lines(result.coverage)
+    if not rows:
+        return []
+    lines = ["", _("COVERAGE")]
+    for row in rows:
+        lines.append("  " + _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged})
+        for text in row.not_modelled:
+            lines.append("    - " + printable(text))
+    return lines
+
+
+def render_text(report: ReportInput) -> str:
+    """The terminal summary, in the report's language, as ``report.presentation`` asks
+    (verbosity, statistics, colour, passed checks)."""
+    with using_language(report.lang):
+        return _Text(report).render() + "\n"

@@ -395,7 +395,7 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
 
 def test_the_terminal_prints_one_line(b3: ReportInput, without_analysis: ReportInput) -> None:
     text = render_text(b3)
-    assert "\nsingle points of failure: 20 (see facility failures)\n\nverdict: NOT READY" in text
+    assert "\nsingle points of failure: 20 (see facility failures)\nverdict: NOT READY" in text
     assert text.count("single points of failure") == 1
     assert "single points of failure" not in render_text(without_analysis)
 

@@ -1,0 +1,162 @@
+"""The terminal summary's lengths (-q, default, -v), --statistics and colour (issue 17).
+
+The default fits one screen (≤ 40 lines for Hall B3) and still names every failing entity;
+-q is the verdict and counts; -v the whole working. The expectations come from the findings,
+not from constants: a rule that fails on one more rack changes them with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from facility.cli import app
+from facility.report.context import ReportInput
+from facility.report.entity_runs import compressed, expanded, in_order, judged_orders
+from facility.report.terminal import render_text
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# '       ERROR PWR-003 A01-A1 … A08-B4 (64 rack PDUs): 40.8 kVA violates …'
+GROUP = re.compile(r"^ +(?:ERROR|WARNING|INFO) ([A-Z]+-\d{3}) (.+?)(?: \(([\d,]+) [^)]*\))?: ")
+
+
+def _shown(report: ReportInput, **presentation: object) -> str:
+    shown = dataclasses.replace(report.presentation, **presentation)
+    return render_text(dataclasses.replace(report, presentation=shown))
+
+
+def test_hall_b3_fits_one_screen_and_names_every_failing_entity(hall_b3: ReportInput) -> None:
+    text = _shown(hall_b3)
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) <= 40, len(lines)
+    failing: dict[str, set[str]] = {}
+    kinds: dict[str, str] = {}
+    for f in hall_b3.result.findings:
+        if f.status == "fail":
+            failing.setdefault(f.rule, set()).add(f.entity_id)
+            kinds[f.rule] = f.entity_kind
+    orders = judged_orders(hall_b3.result.findings)
+    named: dict[str, list[str]] = {}
+    for line in lines:
+        match = GROUP.match(line)
+        if match is None:
+            continue
+        rule, entities, count = match.groups()
+        ids = expanded(entities, orders[(rule, kinds[rule])])
+        assert len(ids) == int((count or "1").replace(",", "")), line  # the count is the runs'
+        named.setdefault(rule, []).extend(ids)
+    # each failing entity once, under its cause; nothing that does not fail
+    assert {rule: sorted(ids) for rule, ids in named.items()} == {
+        rule: sorted(ids) for rule, ids in failing.items()
+    }
+    assert sum(len(ids) for ids in named.values()) == 107
+    # the causes, numbered, on the screen; the verdict first and last
+    assert (
+        "\n6 CAUSES\n  1. A01 … A08 (8 racks): One power side cannot carry the whole rack" in text
+    )
+    assert (
+        lines[-1]
+        == "verdict: NOT READY — checks: 107 failed, 305 passed, 34 not evaluated, 0 waived"
+    )
+    assert lines[9] == lines[-1]
+    # no working, no places by default: -v has them
+    assert "observed:" not in text and "hall-b3.yaml:109" not in text
+    assert "-v names them" in text
+
+
+def test_quiet_is_the_verdict_and_the_counts(hall_b3: ReportInput) -> None:
+    text = _shown(hall_b3, verbosity=-1)
+    assert text == (
+        "verdict: NOT READY — checks: 107 failed, 305 passed, 34 not evaluated, 0 waived\n"
+        "  errors: 107 (floor 12, liquid 3, power 72, single failures 20)\n"
+        "  6 causes\n"
+    )
+
+
+def test_quiet_on_a_ready_site_names_no_cause(small_ready: ReportInput) -> None:
+    text = _shown(small_ready, verbosity=-1)
+    assert text == "verdict: READY — checks: 0 failed, 165 passed, 0 not evaluated, 0 waived\n"
+
+
+def test_verbose_has_the_working_the_places_and_the_whole_coverage(hall_b3: ReportInput) -> None:
+    text = _shown(hall_b3, verbosity=1)
+    default = _shown(hall_b3)
+    assert len(text.splitlines()) > len(default.splitlines())
+    # PWR-001's working, once for the eight identical racks, with the place in the site file
+    assert "\nERROR PWR-001 One power side cannot carry the whole rack\n" in text
+    assert "  A01 … A08 (8 racks; examples/hall-b3.yaml:109): 163.2 kVA violates" in text
+    assert "      observed: P_peak / PF, with P_peak = 155.0 kW, PF = 95.0 % → 163.2 kVA\n" in text
+    assert text.count("      observed: P_peak / PF") == 1
+    # every limit of the model named: what the default only counts
+    coverage = hall_b3.result.coverage
+    assert coverage is not None
+    named = [line for line in text.splitlines() if line.startswith("    - ")]
+    assert len(named) == sum(len(a.not_modelled) for a in coverage.areas) == 11
+    # what was not evaluated, entity by entity
+    assert "  FLR-004 A01 … A08 (8 racks): rack type 'gb300-b3' has no max_payload" in text
+    assert "6 CAUSES\n  1. A01 … A08 (8 racks)" in text  # the causes, without their lines
+
+
+def test_statistics_is_a_table_per_rule(hall_b3: ReportInput) -> None:
+    text = _shown(hall_b3, statistics=True)
+    table = text[text.index("\nSTATISTICS\n") :].split("\n")[2:]
+    header, rows = table[0], [r for r in table[1:] if re.match(r"^ +[\d,]+ +[\d,]+ +[A-Z]", r)]
+    assert header.split() == ["failing", "not", "evaluated", "rule", "severity", "title"]
+    failing = Counter(f.rule for f in hall_b3.result.findings if f.status == "fail")
+    unknown = Counter(f.rule for f in hall_b3.result.findings if f.status == "not_evaluated")
+    seen = {}
+    for row in rows:
+        fail, missing, rule, severity, *_title = row.split()
+        seen[rule] = (int(fail.replace(",", "")), int(missing.replace(",", "")))
+        assert severity in ("ERROR", "WARNING", "INFO")
+    assert seen == {r: (failing[r], unknown[r]) for r in {*failing, *unknown}}
+    assert next(iter(seen)) == "PWR-003"  # most failing first: 64 PDUs
+    assert "STATISTICS" not in _shown(hall_b3)  # only when asked
+
+
+def test_colour_paints_the_verdict_and_severities_and_nothing_else(hall_b3: ReportInput) -> None:
+    for verbosity in (-1, 0, 1):
+        plain = _shown(hall_b3, verbosity=verbosity, statistics=True)
+        coloured = _shown(hall_b3, verbosity=verbosity, statistics=True, colour=True)
+        assert "\x1b" not in plain
+        assert "\x1b[31mNOT READY\x1b[0m" in coloured  # red
+        assert ANSI.sub("", coloured) == plain
+    assert "\x1b[31mERROR\x1b[0m PWR-003" in _shown(hall_b3, colour=True)
+
+
+def test_colour_green_for_ready(small_ready: ReportInput) -> None:
+    assert "\x1b[32mREADY\x1b[0m" in _shown(small_ready, colour=True)
+
+
+def test_colour_on_the_command_line_follows_no_color_and_force_color(tmp_path: Path) -> None:
+    site = str(ROOT / "examples" / "small-ready.yaml")
+    runner = CliRunner()
+    forced = runner.invoke(app, ["check", site], env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert forced.exit_code == 0 and "\x1b[32mREADY" in forced.stdout
+    both = runner.invoke(app, ["check", site], env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert both.exit_code == 0 and "\x1b" not in both.stdout
+    out = tmp_path / "summary.txt"
+    written = runner.invoke(
+        app, ["check", site, "-o", str(out)], env={"FORCE_COLOR": "1", "NO_COLOR": ""}
+    )
+    assert written.exit_code == 0, written.output
+    assert "verdict: READY" in out.read_text() and "\x1b" not in out.read_text()  # never a file
+
+
+IDS = [f"R{i}" for i in range(1, 13)]
+
+
+@given(st.sets(st.sampled_from(IDS), min_size=1))
+def test_runs_name_exactly_their_entities(group: set[str]) -> None:
+    # A run 'first … last' stands for every entity the rule judged between them: a set with a
+    # gap (R2 passed between R1 and R3) is never written as one run.
+    order = in_order(IDS)
+    text = compressed(group, order)
+    assert expanded(text, order) == [e for e in order if e in group]
