@@ -170,3 +170,99 @@ def test_each_command_offers_only_the_formats_it_writes(command, wrong, offered)
     assert offered in " ".join(out.output.split()).replace("│ ", "")
     helped = runner.invoke(app, [command[0], "--help"], env={"COLUMNS": "200"})
     assert f"<{offered.replace(chr(39), '').replace(', ', '|')}>" in helped.output
+
+
+def _finding(entity: str, status: str, observed: float | None, limit: float | None, **extra):
+    """A finding of a JSON result, in kW (margin = limit − observed for ≤)."""
+
+    def q(value: float | None):
+        return None if value is None else {"value": value, "unit": "kW", "text": f"{value} kW"}
+
+    margin = None if observed is None or limit is None else limit - observed
+    return {
+        "id": f"PWR-001:rack:{entity}",
+        "rule": "PWR-001",
+        "title": extra.get("title", "One power side cannot carry the whole rack"),
+        "status": status,
+        "entity": {"kind": "rack", "id": entity},
+        "observed": q(observed),
+        "limit": q(limit),
+        "margin": q(margin),
+    }
+
+
+def _result(*findings) -> dict:
+    site = {"name": "Hall", "file": "hall.yaml", "sha256": "0" * 64}
+    return {
+        "site": site,
+        "profile": "tier-iii",
+        "rules_version": "x",
+        "verdict": "not-ready",
+        "findings": list(findings),
+    }
+
+
+def test_worse_is_a_lower_margin_on_a_failing_or_passing_check_and_only_that() -> None:
+    old = _result(
+        _finding("R1", "fail", 110.0, 100.0),  # margin −10
+        _finding("R2", "pass", 80.0, 100.0),  # margin +20
+        _finding("R3", "fail", 110.0, 100.0),  # margin −10
+        _finding("R4", "pass", 80.0, 100.0),  # unchanged
+        _finding("R5", "not_evaluated", None, None),
+        _finding("R6", "pass", 80.0, 100.0),
+    )
+    new = _result(
+        _finding("R1", "fail", 120.0, 100.0),  # −10 → −20: worse, still failing
+        _finding("R2", "pass", 80.0, 90.0),  # +20 → +10 by the limit: worse, still passing
+        _finding("R3", "fail", 105.0, 100.0),  # −10 → −5: better, still failing
+        _finding("R4", "pass", 80.0, 100.0),
+        _finding("R5", "pass", 80.0, 100.0),  # not evaluated → pass: a status change
+        _finding("R7", "pass", 10.0, 100.0),  # new and passing: a count
+    )
+    report = diff_results(old, new)
+    assert [c.id.split(":")[-1] for c in report.worse] == ["R1", "R2"]
+    assert [c.id.split(":")[-1] for c in report.better] == ["R3"]
+    assert [c.id.split(":")[-1] for c in report.status_changes] == ["R5"]
+    assert [c.id.split(":")[-1] for c in report.removed] == ["R6"]
+    assert [c.id.split(":")[-1] for c in report.added_passing] == ["R7"]
+    assert report.unchanged == 1
+    r1, r2 = report.worse
+    assert r1.observed_changed and not r1.limit_changed
+    assert r2.limit_changed and not r2.observed_changed
+    text = diff_text(report)
+    assert (
+        "0 new failures · 2 worse · 0 resolved · 1 better · +1 new passing check · 1 unchanged"
+        in text
+    )
+    assert (
+        "    ▼ rack R2: passes; observed 80.0 kW; limit 100.0 kW → 90.0 kW (limit changed); "
+        "margin 20.0 kW → 10.0 kW\n"
+    ) in text
+    assert "    ▼ rack R1: fails; observed 110.0 kW → 120.0 kW; limit 100.0 kW;" in text
+    assert "R7" not in text  # counted only
+    assert "CHECKS GONE (1)" in text and "rack R6: passes → absent" in text
+
+
+def test_a_margin_now_unknown_or_in_another_unit_counts_as_worse() -> None:
+    before = _finding("R1", "fail", 110.0, 100.0)
+    unknown = _finding("R1", "fail", None, 100.0)
+    other_unit = _finding("R1", "fail", 110.0, 100.0)
+    other_unit["margin"] = {"value": -5.0, "unit": "kVA", "text": "-5.0 kVA"}
+    for after in (unknown, other_unit):
+        (change,) = diff_results(_result(before), _result(after)).changed
+        assert change.worse  # it cannot be shown not to be worse
+
+
+def test_hostile_ids_and_titles_are_inert_in_text_and_markdown() -> None:
+    hostile = "x|<b>*y*\x1b[2J\u202e"
+    old = _result(_finding(hostile, "pass", 80.0, 100.0, title="t | <script>"))
+    new = _result(_finding(hostile, "fail", 120.0, 100.0, title="t | <script>"))
+    report = diff_results(old, new)
+    text = diff_text(report)
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "\\x1b[2J\\u202e" in text
+    md = diff_markdown(report)
+    assert "<b>" not in md and "<script>" not in md
+    assert "x\\|&lt;b&gt;\\*y\\*" in md  # the pipe cannot end the cell
+    row = next(line for line in md.splitlines() if line.startswith("| rack"))
+    assert row.count(" | ") == 4  # five cells, as the header
