@@ -198,3 +198,39 @@ def test_the_markdown_twin_lists_zones_and_loops_per_row(hall_b3: ReportInput) -
     assert len(rows) == 2
     assert rows[0].startswith("| Row A<br>zones Z-A · loops TCS-A | 8 |")
     assert rows[1].startswith("| Row B<br>zones Z-B · loops TCS-B | 12 |")
+
+
+def test_a_compact_plan_draws_squares_only_and_claims_no_loops(plan: FloorPlan) -> None:
+    # A campus (over DETAILED_LIMIT racks) is drawn compact: no ids, zones or loop marks, so
+    # its legend must not name loops it does not mark.
+    svg = _svg(dataclasses.replace(plan, detailed=False))
+    assert not [g for g in svg.iter(f"{SVG}g") if g.get("class") == "zone"]
+    assert not [t for t in svg.iter(f"{SVG}text") if t.get("class") == "rack-id"]
+    assert not [line for line in svg.iter(f"{SVG}line") if line.get("class") == "loop-mark"]
+    assert not [t for t in _legend_texts(svg) if t.startswith("TCS-")]
+    squares = [r for r in svg.iter(f"{SVG}rect") if r.get("width") == "7"]
+    assert len(squares) == 20
+    assert svg.find(f"{SVG}desc") is not None
+
+
+def test_a_long_row_keeps_square_boxes_without_ids(hall_b3: ReportInput) -> None:
+    # 60 positions: 722 px / 60 = 12 px a rack, under the 26 px minimum pitch, so each box is
+    # the 22 px square and ids only live in the tooltips.
+    site = hall_b3.site
+    racks = [
+        dataclasses.replace(r, position=(60 if r.id == "A08" else r.position)) for r in site.racks
+    ]
+    plan = floor_plan(dataclasses.replace(site, racks=racks), [])
+    assert plan is not None and plan.columns == 60
+    svg = _svg(plan)
+    drawn = _racks(svg)
+    assert len(drawn) == 20
+    assert not [t for t in svg.iter(f"{SVG}text") if t.get("class") == "rack-id"]
+    box = drawn["A08"].find(f"{SVG}rect")
+    assert box is not None and box.get("width") == "22" and box.get("height") == "22"
+    # A01 … A07 then A08 alone at position 60: two regions of zone Z-A in row A
+    assert [(z.first, z.last) for z in plan.rows[0].zones] == [(0, 6), (59, 59)]
+
+
+def _legend_texts(svg: ET.Element) -> list[str]:
+    return [_text(t) for t in svg.iter(f"{SVG}text") if t.get("class") == "legend"]
