@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -94,6 +94,25 @@ class RuleFile(Strict):
     known_problems: str = ""
     references: list[str] = Field(min_length=1)
     aliases: list[str] = []
+    # Root causes (facility.report.causes): a failing finding of this rule follows from a
+    # failing finding of one of these rules on the same entity or the one it belongs to (a
+    # rack PDU's rack), and is shown under that cause.
+    follows: list[Annotated[str, Field(pattern=r"^[A-Z]{2,5}-\d{3}$")]] = []
+    # A single-failure rule: kind of element lost (a failure scenario's kind) → the rules whose
+    # failure after that loss this rule already judges on its own entity. A single failure
+    # (RED-001) that makes one of them fail there follows from this rule's failing finding.
+    foresees: dict[
+        Literal[
+            "power_source",
+            "distribution",
+            "rack_side",
+            "cdu",
+            "cdu_pump",
+            "facility_water",
+            "air_unit",
+        ],
+        list[Annotated[str, Field(pattern=r"^[A-Z]{2,5}-\d{3}$")]],
+    ] = {}
     examples: dict[Literal["passing", "failing"], str] = {}
     translations: dict[str, RuleText] = Field(
         {}, description="The rule's text in other languages, by language tag (zh-CN)"
