@@ -124,9 +124,9 @@ def _scan(node: ast.FunctionDef) -> _Function:
     for sub in body:
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute):
             args = [a for a in sub.args[:2] if isinstance(a, ast.Constant)]
-            strings = len(args) == 2 and all(isinstance(a.value, str) for a in args)
-            if sub.func.attr == "get" and strings:
-                found.gets.add((args[0].value, args[1].value))
+            texts = [a.value for a in args if isinstance(a.value, str)]
+            if sub.func.attr == "get" and len(texts) == 2:
+                found.gets.add((texts[0], texts[1]))
                 quantity_names.update(id(a) for a in args)
     for sub in body:
         if isinstance(sub, ast.Attribute):
@@ -455,7 +455,7 @@ def _is_reference(info: FieldInfo) -> bool:
     """True for a field holding ids of other entities (``Id``, ``Id | None``, ``list[Id]``)."""
     from facility.model.fields import Id
 
-    constraint = Id.__metadata__[0]
+    constraint = typing.get_args(Id)[1]  # Annotated[str, StringConstraints(...)]
 
     def refers(annotation: Any) -> bool:
         return annotation == Id or any(refers(a) for a in typing.get_args(annotation))
