@@ -266,3 +266,31 @@ def test_hostile_ids_and_titles_are_inert_in_text_and_markdown() -> None:
     assert "x\\|&lt;b&gt;\\*y\\*" in md  # the pipe cannot end the cell
     row = next(line for line in md.splitlines() if line.startswith("| rack"))
     assert row.count(" | ") == 4  # five cells, as the header
+
+
+def test_runs_are_written_as_the_reports_write_them() -> None:
+    import random
+
+    from facility.report.diff_report import _Order
+    from facility.report.entity_runs import compressed, in_order
+
+    ids = in_order(f"A{n:02d}" for n in range(1, 41))
+    order = _Order(ids, {entity: n for n, entity in enumerate(ids)})
+    pick = random.Random(17)
+    for _ in range(200):
+        group = pick.sample(ids, pick.randint(1, len(ids)))
+        assert order.runs(group) == compressed(group, ids)
+    assert order.runs(["A01", "A02", "A03", "A05"]) == "A01 … A03, A05"
+
+
+def test_a_campus_sized_diff_with_every_row_different_is_quick() -> None:
+    import time
+
+    n = 10_000  # a 10,000-rack campus, each rack's margin a different change
+    old = _result(*(_finding(f"R{i}", "pass", 50.0 + i / 1000, 100.0) for i in range(n)))
+    new = _result(*(_finding(f"R{i}", "pass", 51.0 + i / 1000, 100.0) for i in range(n)))
+    start = time.perf_counter()
+    report = diff_results(old, new)
+    text = diff_text(report)
+    assert len(report.worse) == n and text.count("▼ rack R") == n
+    assert time.perf_counter() - start < 10  # quadratic would be 10⁸ steps
