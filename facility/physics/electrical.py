@@ -15,6 +15,9 @@ References
    P = S·PF). The longer notes, PDU capacities and the meaning of 2N and N+1:
    docs/references.md#ieee-1459, docs/references.md#nec-210-20a,
    docs/references.md#project-electrical-defaults, docs/references.md#redundancy-2n.
+.. [4] NEMA MG 1-2016, Motors and Generators, 14.36 (unbalance: maximum deviation from the
+   average over the average); the same definition as ANSI C84.1-2020 Annex D
+   (docs/references.md#nema-mg-1-unbalance).
 """
 
 from __future__ import annotations
@@ -29,8 +32,12 @@ __all__ = [
     "circuit_apparent_power",
     "continuous_capacity",
     "line_current",
+    "line_currents",
     "load_per_feed",
+    "neutral_current",
+    "phase_imbalance",
     "real_power",
+    "shelf_capacity_after_redundancy",
     "single_phase_apparent_power",
     "surviving_capacity",
     "three_phase_apparent_power",
@@ -47,6 +54,12 @@ SQRT_THREE = math.sqrt(3.0)
 NEC_CONTINUOUS_LOAD_DERATING = 1.0 / 1.25
 
 _VALID_PHASES = (1, 3)
+
+# Phase angles of the line-to-neutral voltages of a three-phase system in the sequence
+# L1, L2, L3 (positive sequence, 120° apart), and of the line-to-line voltages V_12, V_23, V_31
+# (each leads its first line's voltage by 30°). Phasor geometry; IEEE Std 1459-2010.
+LINE_TO_NEUTRAL_ANGLES = (0.0, -120.0, 120.0)  # [°] V_1N, V_2N, V_3N
+LINE_TO_LINE_ANGLES = (30.0, -90.0, 150.0)  # [°] V_12, V_23, V_31
 
 
 def _require_positive(value: float, name: str, unit: str) -> None:
@@ -458,3 +471,208 @@ def surviving_capacity(unit_capacities: Iterable[float], failed_units: int = 1) 
     if survivors <= 0:
         return 0.0
     return math.fsum(sorted(capacities)[:survivors])
+
+
+def _phasor(magnitude: float, degrees: float) -> complex:
+    return complex(
+        magnitude * math.cos(math.radians(degrees)), magnitude * math.sin(math.radians(degrees))
+    )
+
+
+def _require_three(values: Iterable[float], name: str) -> tuple[float, float, float]:
+    found = tuple(float(v) for v in values)
+    if len(found) != 3:
+        raise ValueError(f"{name} needs three currents (L1, L2, L3), got {len(found)}")
+    for index, value in enumerate(found):
+        _require_non_negative(value, f"{name}[{index}]", "A")
+    return found  # type: ignore[return-value]
+
+
+def line_currents(
+    line_to_neutral: Iterable[float], line_to_line: Iterable[float] = (0.0, 0.0, 0.0)
+) -> tuple[float, float, float]:
+    r"""Line currents of a three-phase supply feeding single-phase loads (outlet banks, PDUs).
+
+    Parameters
+    ----------
+    line_to_neutral : three floats
+        RMS currents of the loads connected line-to-neutral on L1, L2 and L3,
+        :math:`I_{1N}, I_{2N}, I_{3N}` [A]; each >= 0.
+    line_to_line : three floats, default none
+        RMS currents of the loads connected line-to-line across L1-L2, L2-L3 and L3-L1,
+        :math:`I_{12}, I_{23}, I_{31}` [A]; each >= 0.
+
+    Returns
+    -------
+    tuple of three floats
+        RMS line currents :math:`I_1, I_2, I_3` [A].
+
+    Notes
+    -----
+    Each load current is in phase with the voltage it is connected to (every load has the same
+    power factor, so a common angle drops out of the magnitudes):
+
+    .. math::
+
+        \underline{I}_1 = I_{1N}\angle 0° + I_{12}\angle 30° - I_{31}\angle 150° \\
+        \underline{I}_2 = I_{2N}\angle{-120°} + I_{23}\angle{-90°} - I_{12}\angle 30° \\
+        \underline{I}_3 = I_{3N}\angle 120° + I_{31}\angle 150° - I_{23}\angle{-90°}
+
+    with the angles of :data:`LINE_TO_NEUTRAL_ANGLES` and :data:`LINE_TO_LINE_ANGLES`; a
+    line-to-line load draws its current out of its first line and back through its second.
+    Balanced delta loads give :math:`I = \sqrt{3} \cdot I_{12}`. Loads of different power
+    factor (a UPS-fed PSU beside a fan) shift their phasors and are outside this model.
+
+    References
+    ----------
+    .. [1] IEEE Std 1459-2010 (phasor definitions; docs/references.md#ieee-1459).
+
+    Examples
+    --------
+    Three equal 10 A banks across L1-L2, L2-L3, L3-L1: √3 · 10 = 17.32 A in each line:
+
+    >>> [round(i, 2) for i in line_currents((0.0, 0.0, 0.0), (10.0, 10.0, 10.0))]
+    [17.32, 17.32, 17.32]
+    """
+    i1n, i2n, i3n = _require_three(line_to_neutral, "line_to_neutral")
+    i12, i23, i31 = _require_three(line_to_line, "line_to_line")
+    n1, n2, n3 = LINE_TO_NEUTRAL_ANGLES
+    a12, a23, a31 = LINE_TO_LINE_ANGLES
+    l12, l23, l31 = _phasor(i12, a12), _phasor(i23, a23), _phasor(i31, a31)
+    return (
+        abs(_phasor(i1n, n1) + l12 - l31),
+        abs(_phasor(i2n, n2) + l23 - l12),
+        abs(_phasor(i3n, n3) + l31 - l23),
+    )
+
+
+def neutral_current(current_l1: float, current_l2: float, current_l3: float) -> float:
+    r"""Neutral current of line-to-neutral loads on a three-phase, four-wire supply.
+
+    Parameters
+    ----------
+    current_l1, current_l2, current_l3 : float
+        RMS currents of the loads connected between each line and neutral,
+        :math:`I_a, I_b, I_c` [A]; each >= 0.
+
+    Returns
+    -------
+    float
+        RMS neutral current :math:`I_N` [A].
+
+    Notes
+    -----
+    .. math::
+
+        I_N = \left| I_a + I_b\,a^2 + I_c\,a \right|
+            = \sqrt{I_a^2 + I_b^2 + I_c^2 - I_a I_b - I_b I_c - I_c I_a}
+
+    with :math:`a = 1\angle 120°`: the phasor sum of the three currents, each in phase with its
+    line-to-neutral voltage (loads of equal power factor). Balanced loads give 0. Fundamental
+    frequency only: the triplen harmonics of switch-mode power supplies add in the neutral and
+    can make it carry more than a phase; this function does not include them. Line-to-line
+    loads draw no neutral current.
+
+    References
+    ----------
+    .. [1] IEEE Std 1459-2010 (phasor definitions; docs/references.md#ieee-1459).
+
+    Examples
+    --------
+    100 A, 80 A and 60 A on the three phases:
+    √(100² + 80² + 60² − 100·80 − 80·60 − 60·100) = √1200 = 34.6 A.
+
+    >>> round(neutral_current(100.0, 80.0, 60.0), 1)
+    34.6
+    """
+    a, b, c = _require_three((current_l1, current_l2, current_l3), "currents")
+    n1, n2, n3 = LINE_TO_NEUTRAL_ANGLES
+    return abs(_phasor(a, n1) + _phasor(b, n2) + _phasor(c, n3))
+
+
+def phase_imbalance(currents: Iterable[float]) -> float:
+    r"""Phase imbalance of three line currents: largest deviation from the average, over it.
+
+    Parameters
+    ----------
+    currents : three floats
+        RMS line currents :math:`I_1, I_2, I_3` [A]; each >= 0.
+
+    Returns
+    -------
+    float
+        Imbalance :math:`u` [fraction] (0.1 = 10 %). 0 when no current flows.
+
+    Notes
+    -----
+    .. math:: u = \max_i |I_i - \bar I| / \bar I, \quad \bar I = (I_1 + I_2 + I_3) / 3
+
+    The NEMA MG 1 definition of unbalance (14.36; the same as ANSI C84.1 Annex D, written for
+    voltages), applied to the line currents. IEC standards (IEC 61000-2-12, IEC 60034-26)
+    use the negative-sequence ratio instead; the two differ, so state which one a limit
+    means. A single loaded line gives 2.0 (200 %).
+
+    References
+    ----------
+    .. [1] NEMA MG 1-2016, 14.36; ANSI C84.1-2020 Annex D
+       (docs/references.md#nema-mg-1-unbalance).
+
+    Examples
+    --------
+    NEMA MG 1's own example, applied to numbers alone: 460, 467, 450 → average 459,
+    largest deviation 9, 9 / 459 = 1.96 %:
+
+    >>> round(100 * phase_imbalance((460.0, 467.0, 450.0)), 2)
+    1.96
+    """
+    values = _require_three(currents, "currents")
+    average = math.fsum(values) / 3.0
+    if average == 0.0:
+        return 0.0
+    return max(abs(v - average) for v in values) / average
+
+
+def shelf_capacity_after_redundancy(shelves: int, redundant: int, shelf_rating: float) -> float:
+    r"""Power a rack's power shelves deliver with their redundant shelves out.
+
+    Parameters
+    ----------
+    shelves : int
+        Power shelves installed in the rack, :math:`n` [-]; whole number >= 1.
+    redundant : int
+        Shelves that are redundancy (the N of N+N, the 1 of N+1), :math:`r` [-]; whole
+        number with :math:`0 \le r < n`.
+    shelf_rating : float
+        Rated output of one shelf, :math:`P_{shelf}` [W]; >= 0.
+
+    Returns
+    -------
+    float
+        Capacity :math:`P_{red}` [W].
+
+    Notes
+    -----
+    .. math:: P_{red} = (n - r) \cdot P_{shelf}
+
+    The rack must run on :math:`n - r` shelves when a feed (N+N: the shelves on the lost side)
+    or a shelf (N+1) is lost. A shelf rating is its DC output; comparing it with the rack's
+    AC input power is conservative by the rectifier efficiency (about 97 %).
+
+    References
+    ----------
+    .. [1] NVIDIA, NVL72 enterprise reference architecture, "Components"
+       (docs/references.md#nvidia-nvl72-enterprise-ra).
+
+    Examples
+    --------
+    A GB300 NVL72 rack: 8 shelves of 33 kW in N+N: (8 − 4) · 33 kW = 132 kW.
+
+    >>> shelf_capacity_after_redundancy(8, 4, 33e3)
+    132000.0
+    """
+    _require_count(shelves, "shelves", minimum=1)
+    _require_count(redundant, "redundant", minimum=0)
+    if redundant >= shelves:
+        raise ValueError(f"redundant must be below shelves ({shelves}), got {redundant!r}")
+    _require_non_negative(shelf_rating, "shelf_rating", "W")
+    return (int(shelves) - int(redundant)) * shelf_rating
