@@ -112,7 +112,8 @@ def test_check_missing_file(tmp_path):
 def test_check_writes_nothing_on_bad_input(tmp_path):
     site = tmp_path / "bad.yaml"
     site.write_text("site: {name: T}\nunknown: 1\n", encoding="utf-8")
-    result = run("check", str(site), "--output", str(tmp_path / "report.json"))
+    # (a JSON or SARIF output would get an error result: tests/cli/test_error_results.py)
+    result = run("check", str(site), "--output", str(tmp_path / "report.html"))
     assert result.exit_code == 2
     assert "nothing was written" in result.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["bad.yaml"]

@@ -19,7 +19,6 @@ from facility.cli import (
     OutputFormat,
     Paper,
     _error,
-    _fail_input,
     _generated_at,
     app,
 )
@@ -27,7 +26,16 @@ from facility.cli import (
 
 @app.command()
 def check(
-    site: Annotated[Path, typer.Argument(help="Site file (YAML or JSON).", show_default=False)],
+    sites: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Site files (YAML or JSON); a directory: every *.yaml, *.yml and *.json in it "
+            "(not below), bases of the others left out; '-': one site file on stdin. Several "
+            "sites: a report per site and a portfolio summary, the exit code the worst.",
+            show_default=False,
+            metavar="SITE",
+        ),
+    ],
     output_format: Annotated[
         list[OutputFormat] | None,
         typer.Option(
@@ -196,6 +204,16 @@ def check(
             show_default=False,
         ),
     ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            help="Check several sites in this many processes (0: one per CPU). The output is "
+            "the same whatever the number.",
+        ),
+    ] = 1,
     with_failures: Annotated[
         bool,
         typer.Option(
@@ -210,11 +228,21 @@ def check(
 
     Settings not given here come from facility.toml or [tool.facility] in a pyproject.toml,
     found from the site file's directory upwards (see docs/configuration.md).
+
+    Several sites (or a directory): each is checked with its own configuration
+    file; a report per site, then the portfolio summary; exit 2 if one had bad
+    input, else 1 if one failed. An -o name with {site} (out/{site}.html) is
+    written per site; a .json, .sarif or .txt without it holds every site (one
+    JSON document, one SARIF run per site).
+
+    Bad input: the JSON and SARIF outputs still get an error result.
     """
     from facility.i18n import using_language
+    from facility.model.source import InputError
+    from facility.portfolio import is_many, read_stdin
 
     given = _CheckOptions(
-        site=site,
+        site=sites[0],
         formats=[f.value for f in output_format or []],
         outputs=list(output or []),
         fail_on=fail_on,
@@ -234,9 +262,21 @@ def check(
         units=units,
         paper=paper,
     )
+    if is_many(sites):
+        from facility.commands.check_many import check_many
+
+        check_many(sites, given, config=config, isolated=isolated, jobs=jobs)
+        return
+    if str(given.site) == "-":
+        given.stdin = read_stdin()
     # Messages about the configuration file are in the language of the command line.
     with using_language((lang or Language.en).value):
-        options = _configured(given, config, isolated)
+        try:
+            options = _configured(given, config, isolated)
+        except InputError as error:
+            from facility.commands.check_many import bad_input
+
+            raise bad_input(given, error, _generated_at(given.generated_at)) from None
     # The language of the reports is also that of this run's messages (errors in the input).
     with using_language(options.language.value):  # (--failures: kept for old scripts)
         _check(options)
@@ -269,6 +309,7 @@ class _CheckOptions:
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
     config_sha256: str | None = None
+    stdin: bytes | None = None  # the site file read from stdin ('-')
 
     @property
     def language(self) -> Language:
@@ -277,12 +318,11 @@ class _CheckOptions:
 
 def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _CheckOptions:
     """The options with what the command line left unset taken from the configuration file
-    (``--config``, else the one found from the site's directory; none with ``--isolated``);
-    exits 2 on a bad configuration file."""
+    (``--config``, else the one found from the site's directory; none with ``--isolated``).
+    Raises InputError for a bad configuration file."""
     from facility.config import discover, read_config
     from facility.engine.selection import patterns
     from facility.i18n import _
-    from facility.model.source import InputError
 
     if config is not None and isolated:
         _error(_("--config and --isolated exclude each other"))
@@ -293,10 +333,7 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
     options.ignore_patterns = patterns(given.ignore, "--ignore")
     if path is None:
         return options
-    try:
-        file = read_config(path)
-    except InputError as error:
-        raise _fail_input(error) from None
+    file = read_config(path)
     options.config_file = path
     options.config_sha256 = file.sha256
     if options.fail_on is None and file.fail_on is not None:
@@ -325,23 +362,12 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
     return options
 
 
-def _check(options: _CheckOptions) -> None:
-    from facility.engine.evaluate import default_profile
-    from facility.engine.rules import bundled_rules_dir, load_rules
-    from facility.engine.selection import SelectionError
-    from facility.engine.waivers import read_waiver_file
+def _outputs(options: _CheckOptions) -> tuple[list[tuple[Path, str]], str]:
+    """The files to write, each with its format (the baseline to write last), and the format
+    on stdout; exits 2 when they do not pair up."""
     from facility.i18n import _
-    from facility.inputs import InputFile
-    from facility.messages import message_of
-    from facility.model.load import load_site
-    from facility.model.source import InputError
-    from facility.progress import Progress
-    from facility.report.context import Presentation
-    from facility.report.outputs import format_for, render_pieces
-    from facility.report.write import write_all_atomically
+    from facility.report.outputs import format_for
 
-    site, rules, waivers, lang = options.site, options.rules, options.waivers, options.language
-    moment = _generated_at(options.generated_at)
     formats = options.formats
     outputs = options.outputs
     if len(formats) > len(outputs) + 1:
@@ -360,74 +386,108 @@ def _check(options: _CheckOptions) -> None:
     if options.write_baseline is not None:
         jobs.append((options.write_baseline, "json"))
     stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
+    return jobs, stdout_format
+
+
+def _evaluate(options: _CheckOptions, moment: Any, progress: Any) -> tuple[Any, tuple[Path, ...]]:
+    """Check the site of ``options`` as of ``moment``: its report input, and every file the
+    run read (never written over: site, bases, waivers, rules, profiles, the configuration
+    file, the baseline). ``progress.phase(text)`` follows it. Raises InputError (bad input)
+    or SelectionError (a --select / --ignore pattern that matches no rule)."""
+    from facility.engine.evaluate import default_profile
+    from facility.engine.rules import bundled_rules_dir, load_rules
+    from facility.engine.waivers import read_waiver_file
+    from facility.i18n import _
+    from facility.inputs import InputFile
+    from facility.model.load import load_site
+    from facility.portfolio import STDIN, load_stdin
+    from facility.report.context import Presentation
+
+    rules, waivers, lang = options.rules, options.waivers, options.language
+    site = Path(STDIN) if options.stdin is not None else options.site
     config_files = [options.config_file] if options.config_file is not None else []
     baseline_files = [options.baseline] if options.baseline is not None else []
     inputs = (site, *waivers, *config_files, *baseline_files)
-    problem: InputError | OSError | ValueError | None = None
+    progress.phase(_("loading %(file)s") % {"file": site})
+    loaded = load_site(site) if options.stdin is None else load_stdin(options.stdin)
+    ruleset = load_rules(
+        [bundled_rules_dir(), *rules],
+        options.profile or default_profile(loaded),
+        select=options.select_patterns,
+        ignore=options.ignore_patterns,
+    )
+    waiver_list = list(loaded.waivers)
+    input_files: list[InputFile] = []
+    for path in waivers:
+        read, digest = read_waiver_file(path)
+        waiver_list += read
+        input_files.append(digest)
+    if options.config_file is not None and options.config_sha256 is not None:
+        input_files.append(InputFile("config", str(options.config_file), options.config_sha256))
+    previous = None
+    if options.baseline is not None:
+        from facility.analysis.diff import read_result_file
+
+        progress.phase(_("loading %(file)s") % {"file": options.baseline})
+        previous = (str(options.baseline), read_result_file(options.baseline))
+    from facility.check import run_check
+
+    racks = f"{len(loaded.racks):,}"
+
+    def phase(step: str, done: int, total: int) -> None:
+        if step == "failures":
+            progress.phase(_("failing each element in turn"))
+        else:
+            progress.phase(
+                _("checking %(racks)s racks: rule %(done)s of %(total)s")
+                % {"racks": racks, "done": done, "total": total}
+            )
+
+    presentation = Presentation(
+        show_passed=bool(options.show_passed),
+        verbosity=options.verbosity,
+        statistics=options.statistics,
+        units=options.units.value if options.units else _site_units(loaded),
+        paper=(options.paper or Paper.a4).value,
+    )
+    report = run_check(
+        loaded,
+        ruleset,
+        waivers=waiver_list,
+        generated_at=moment,
+        lang=lang.value,
+        progress=phase,
+        baseline=previous,
+        input_files=input_files,
+        presentation=presentation,
+    )
+    protected = (
+        *inputs,
+        *(Path(layer.file) for layer in loaded.layers),
+        *(Path(source) for source in ruleset.sources),
+    )
+    return report, protected
+
+
+def _check(options: _CheckOptions) -> None:
+    from facility.engine.selection import SelectionError
+    from facility.i18n import _
+    from facility.messages import message_of
+    from facility.model.source import InputError
+    from facility.progress import Progress
+    from facility.report.outputs import render_pieces
+    from facility.report.write import write_all_atomically
+
+    moment = _generated_at(options.generated_at)
+    jobs, stdout_format = _outputs(options)
+    problem: InputError | SelectionError | OSError | ValueError | None = None
     with Progress() as progress:  # a line on stderr, if it is a terminal and this takes > 1 s
         try:
-            progress.phase(_("loading %(file)s") % {"file": site})
-            loaded = load_site(site)
-            ruleset = load_rules(
-                [bundled_rules_dir(), *rules],
-                options.profile or default_profile(loaded),
-                select=options.select_patterns,
-                ignore=options.ignore_patterns,
-            )
-            waiver_list = list(loaded.waivers)
-            input_files: list[InputFile] = []
-            for path in waivers:
-                read, digest = read_waiver_file(path)
-                waiver_list += read
-                input_files.append(digest)
-            if options.config_file is not None and options.config_sha256 is not None:
-                input_files.append(
-                    InputFile("config", str(options.config_file), options.config_sha256)
-                )
-            previous = None
-            if options.baseline is not None:
-                from facility.analysis.diff import read_result_file
-
-                progress.phase(_("loading %(file)s") % {"file": options.baseline})
-                previous = (str(options.baseline), read_result_file(options.baseline))
-        except InputError as error:
+            report, protected = _evaluate(options, moment, progress)
+        except (InputError, SelectionError) as error:
             problem = error
-        except SelectionError as error:
-            for text in error.problems:
-                _error(text)
-            raise typer.Exit(code=2) from None
         if problem is None:
-            from facility.check import run_check
-
-            racks = f"{len(loaded.racks):,}"
-
-            def phase(step: str, done: int, total: int) -> None:
-                if step == "failures":
-                    progress.phase(_("failing each element in turn"))
-                else:
-                    progress.phase(
-                        _("checking %(racks)s racks: rule %(done)s of %(total)s")
-                        % {"racks": racks, "done": done, "total": total}
-                    )
-
-            presentation = Presentation(
-                show_passed=bool(options.show_passed),
-                verbosity=options.verbosity,
-                statistics=options.statistics,
-                units=options.units.value if options.units else _site_units(loaded),
-                paper=(options.paper or Paper.a4).value,
-            )
-            report = run_check(
-                loaded,
-                ruleset,
-                waivers=waiver_list,
-                generated_at=moment,
-                lang=lang.value,
-                progress=phase,
-                baseline=previous,
-                input_files=input_files,
-                presentation=presentation,
-            )
+            presentation = report.presentation
             result = report.result
 
             def render(fmt: str, path: Path | None = None) -> str | Iterable[str]:
@@ -441,18 +501,14 @@ def _check(options: _CheckOptions) -> None:
                 shown = render(stdout_format)  # a string, or pieces made as they are printed
                 write_all_atomically(
                     [(path, functools.partial(render, fmt, path)) for path, fmt in jobs],
-                    # never over a file the run read: site, bases, waivers, rules, profiles,
-                    # the configuration file
-                    protected=(
-                        *inputs,
-                        *(Path(layer.file) for layer in loaded.layers),
-                        *(Path(source) for source in ruleset.sources),
-                    ),
+                    protected=protected,
                 )
             except (OSError, ValueError) as error:
                 problem = error
-    if isinstance(problem, InputError):
-        raise _fail_input(problem)
+    if isinstance(problem, (InputError, SelectionError)):
+        from facility.commands.check_many import bad_input
+
+        raise bad_input(options, problem, moment)
     if problem is not None:
         _error(message_of(problem))
         raise typer.Exit(code=2)

@@ -387,3 +387,54 @@ def waiver_json(waiver: Waiver) -> dict[str, Any]:
         "expires": waiver.expires.isoformat(),
         "ticket": waiver.ticket,
     }
+
+
+# --- the error result: the input could not be checked ---------------------------------------------
+
+
+def error_entries(problems: Iterable[Any]) -> list[dict[str, Any]]:
+    """``errors[]`` of an error result: one ``{file, line, column, field, message}`` per
+    problem (a :class:`~facility.model.source.Problem`; a bare message, such as a --select
+    pattern that matches no rule, has ``null`` for its place and field). English, as every
+    message of the JSON result."""
+    out: list[dict[str, Any]] = []
+    for problem in problems:
+        where = getattr(problem, "location", None)
+        out.append(
+            {
+                "file": where.file if where is not None else None,
+                "line": where.line if where is not None else None,
+                "column": where.column if where is not None else None,
+                "field": getattr(problem, "field", "") or None,
+                "message": str(getattr(problem, "message", problem)),
+            }
+        )
+    return out
+
+
+def error_result_json(site_file: str, problems: Iterable[Any], generated_at: Any) -> dict[str, Any]:
+    """The JSON result of a run whose input could not be checked (docs/json-result.md, *The
+    error result*): the same schema, ``verdict`` ``"error"``, ``errors[]``, and no counts nor
+    findings — a program that reads only those fails loudly instead of reading 'nothing
+    failed'."""
+    errors = error_entries(problems)
+    return {
+        "schema": SCHEMA,
+        "tool": {"name": "facility", "version": __version__},
+        "site": {"name": None, "file": site_file, "sha256": None},
+        "verdict": "error",
+        "summary": _error_summary(len(errors)),
+        "errors": errors,
+        "generated_at": generated_at.isoformat(),
+    }
+
+
+def _error_summary(count: int) -> str:
+    noun = "problem" if count == 1 else "problems"
+    return f"The input could not be checked: {count} {noun} (see errors); no check was run."
+
+
+def render_error_json(site_file: str, problems: Iterable[Any], generated_at: Any) -> str:
+    """:func:`error_result_json` as the text ``facility check -f json`` writes."""
+    data = error_result_json(site_file, problems, generated_at)
+    return json_inert(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"

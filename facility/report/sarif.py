@@ -41,6 +41,7 @@ from urllib.parse import quote
 from facility import __version__
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.rules import Rule, RuleText
+from facility.messages import localized
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.printable import json_inert
@@ -399,4 +400,81 @@ def render_sarif(report: ReportInput) -> str:
     in the report's language."""
     with using_language(report.lang):
         log = sarif_log(report)
+    return json_inert(json.dumps(log, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
+
+
+# --- the error log: the input could not be checked -----------------------------------------------
+
+INPUT_ERROR: dict[str, Any] = {
+    "id": "input-error",
+    "name": "input.error",
+    "shortDescription": {"text": N_("The input could not be read or is not valid")},
+    "defaultConfiguration": {"level": "error"},
+}
+
+
+def error_run(site_file: str, problems: list[Any], generated_at: dt.datetime) -> dict[str, Any]:
+    """A run that checked nothing: its invocation failed (``executionSuccessful`` false,
+    SARIF 2.1.0 §3.20.14) with one ``toolExecutionNotifications`` entry (§3.20.21) per
+    problem, level error, at the file, line and column it names (a problem with no place,
+    such as a --select pattern that matches no rule, has no location). No results: the
+    checks did not run, so nothing passed. Call it in the report's language."""
+    notifications = []
+    for problem in problems:
+        where = getattr(problem, "location", None)
+        field = getattr(problem, "field", "")
+        text = localized(getattr(problem, "message", problem))
+        notification: dict[str, Any] = {
+            "descriptor": {"id": INPUT_ERROR["id"]},
+            "level": "error",
+            "message": {"text": f"{field}: {text}" if field else text},
+        }
+        if where is not None:
+            notification["locations"] = [{"physicalLocation": _physical(where, "", None)}]
+        notifications.append(notification)
+    descriptor = {
+        **INPUT_ERROR,
+        "shortDescription": {"text": _(INPUT_ERROR["shortDescription"]["text"])},
+    }
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "facility",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [],
+                "notifications": [descriptor],
+            }
+        },
+        "invocations": [
+            {
+                "executionSuccessful": False,
+                "endTimeUtc": _utc(generated_at),
+                "toolExecutionNotifications": notifications,
+            }
+        ],
+        "results": [],
+        "columnKind": "unicodeCodePoints",
+        "properties": {
+            "site": None,
+            "file": site_file,
+            "verdict": "error",
+            "generatedAt": _utc(generated_at),
+        },
+    }
+    return run
+
+
+def render_error_sarif(
+    site_file: str, problems: list[Any], generated_at: dt.datetime, lang: str
+) -> str:
+    """The SARIF 2.1.0 log of a run whose input could not be checked (:func:`error_run`)."""
+    with using_language(lang):
+        run = error_run(site_file, problems, generated_at)
+    return render_log([run])
+
+
+def render_log(runs: list[dict[str, Any]]) -> str:
+    """A SARIF 2.1.0 log of ``runs`` as JSON text (as :func:`render_sarif` writes it)."""
+    log = {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": runs}
     return json_inert(json.dumps(log, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"

@@ -94,7 +94,7 @@ def test_a_baseline_from_the_configuration_file(site, tmp_path):
 def test_a_bad_baseline_exits_2_and_writes_nothing(site, tmp_path, content, expected):
     base = tmp_path / "base.json"
     base.write_text(content)
-    out = tmp_path / "out.json"
+    out = tmp_path / "out.html"  # (a JSON output would get an error result)
     result = run("check", site, "--baseline", base, "-o", out)
     assert result.exit_code == 2
     assert f"{base}{expected}" in result.stderr

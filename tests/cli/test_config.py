@@ -113,7 +113,7 @@ def test_unknown_keys_and_wrong_types_name_file_line_and_key(hall, tmp_path):
         '[project]\nname = "x"\n\n[tool.facility]\nprofile = "supernode"\n'
         'fail_on = "warning"\nlang = 3\n  waivers = [1, 2]\n\n[tool.other]\nlang = 3\n'
     )
-    report = tmp_path / "out.json"
+    report = tmp_path / "out.html"  # (a JSON output would get an error result)
     result = run("check", hall, "-o", report)
     assert result.exit_code == 2, result.output
     err = result.stderr

@@ -119,7 +119,7 @@ def test_select_from_the_config_file_and_the_command_line_over_it(tmp_path):
 
 
 def test_a_typo_exits_2_and_writes_nothing(tmp_path):
-    out = tmp_path / "b3.json"
+    out = tmp_path / "b3.html"  # (a JSON output would get an error result)
     result = run("check", HALL_B3, "--ignore", "PWR-0001", "-o", out)
     assert result.exit_code == 2
     assert (

@@ -1,0 +1,308 @@
+"""Many sites in one `facility check` run (issue 17): several files, a directory, stdin; a
+report per site, the portfolio summary, outputs per site with {site}, one JSON and one SARIF
+document for all, --jobs, and the exit code the worst of the sites'."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from facility.cli import app
+from tests.report_machine.test_sarif import assert_valid
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+AT = ("--generated-at", "2026-11-29T12:00:00Z")
+runner = CliRunner()
+
+# Hall B3 fails 107 checks, passes 305, 34 not evaluated (README, test_hall_b3): exit 1.
+# Small pod R1 passes all 165 (README): exit 0.
+HALL_B3_ROW = ["hall-b3.yaml", "NOT", "READY", "107", "305", "34", "0", "1"]
+SMALL_ROW = ["small-ready.yaml", "READY", "0", "165", "0", "0", "0"]
+BAD = "racks: 3\n"  # two problems: racks is no list, and there is no site:
+
+
+def run(*args: object, **kwargs):
+    return runner.invoke(app, [str(a) for a in args], **kwargs)
+
+
+@pytest.fixture
+def halls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory with Hall B3, the small ready pod and nothing above it to configure them;
+    the working directory, so the sites are named as given."""
+    (tmp_path / ".git").mkdir()
+    for name in ("hall-b3.yaml", "small-ready.yaml"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def rows(stdout: str) -> list[list[str]]:
+    """The portfolio table's rows, as words."""
+    table = stdout[stdout.index("PORTFOLIO:") :].split("\n\n")[0].splitlines()[2:]
+    return [line.split() for line in table]
+
+
+def test_several_sites_each_report_then_the_portfolio(halls):
+    out = run("check", "hall-b3.yaml", "small-ready.yaml", *AT)
+    assert out.exit_code == 1, out.output  # the worst: Hall B3 fails
+    alone = [run("check", name, *AT).stdout for name in ("hall-b3.yaml", "small-ready.yaml")]
+    # each site's report as a run of its own gives it, one after the other, then the summary
+    assert out.stdout.startswith(alone[0] + "\n" + alone[1] + "\n")
+    assert "PORTFOLIO: 2 sites" in out.stdout
+    assert rows(out.stdout) == [HALL_B3_ROW, SMALL_ROW]
+    assert out.stdout.rstrip().endswith("portfolio: NOT READY — 1 not ready, 1 ready; exit 1")
+
+
+def test_a_bad_site_among_good_ones_exits_2_and_the_others_are_reported(halls):
+    (halls / "bad.yaml").write_text(BAD)
+    out = run("check", "small-ready.yaml", "bad.yaml", "hall-b3.yaml", *AT)
+    assert out.exit_code == 2  # bad input is worse than a failing check
+    assert "bad.yaml:1:1: racks: " in out.stderr
+    assert "bad.yaml:1:1: site: missing required field 'site'" in out.stderr
+    assert "bad.yaml: 2 problems found; none of its reports was written." in out.stderr
+    assert "bad.yaml — bad input, not checked: 2 problems" in out.stdout
+    table = rows(out.stdout)
+    assert table[0] == SMALL_ROW
+    assert table[1] == ["bad.yaml", "BAD", "INPUT", "—", "—", "—", "—", "2"]
+    assert table[2] == HALL_B3_ROW
+    assert "portfolio: BAD INPUT — 1 bad input, 1 not ready, 1 ready; exit 2" in out.stdout
+
+
+def test_all_ready_exits_0(halls):
+    shutil.copy(halls / "small-ready.yaml", halls / "copy.yaml")
+    out = run("check", "small-ready.yaml", "copy.yaml", *AT)
+    assert out.exit_code == 0, out.output
+    assert "portfolio: READY — 2 ready; exit 0" in out.stdout
+
+
+def test_a_directory_is_its_site_files_sorted_and_not_its_subdirectories(halls):
+    (halls / "sub").mkdir()
+    (halls / "sub" / "bad.yaml").write_text(BAD)  # below: not read
+    (halls / "notes.txt").write_text("not a site")
+    (halls / ".hidden.yaml").write_text(BAD)
+    out = run("check", ".", *AT)
+    assert out.exit_code == 1, out.output
+    assert [row[0] for row in rows(out.stdout)] == ["hall-b3.yaml", "small-ready.yaml"]
+
+
+def test_a_directory_of_one_file_is_still_a_portfolio(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    shutil.copy(EXAMPLES / "small-ready.yaml", tmp_path / "pod.yaml")
+    monkeypatch.chdir(tmp_path)
+    out = run("check", ".", "-f", "json", *AT)
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["schema"] == "facility-portfolio/1"
+
+
+def test_a_directory_leaves_out_the_bases_of_its_files(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    layered = tmp_path / "layered"
+    shutil.copytree(EXAMPLES / "layered", layered)
+    monkeypatch.chdir(tmp_path)
+    out = run("check", "layered", *AT)
+    # cooling.yaml over hall-b3-base.yaml is Hall B3 (docs/layering.md): its verdict, exit 1
+    assert out.exit_code == 1, out.output
+    assert [row[0] for row in rows(out.stdout)] == ["layered/cooling.yaml"]
+    assert (
+        "not checked alone: layered/hall-b3-base.yaml, a base of layered/cooling.yaml "
+        "(checked with it)" in out.stdout
+    )
+    assert "PORTFOLIO: 1 site" in out.stdout
+    # named on the command line, a base is checked like any file
+    named = run("check", "layered/hall-b3-base.yaml", "layered/cooling.yaml", *AT)
+    assert [row[0] for row in rows(named.stdout)] == [
+        "layered/hall-b3-base.yaml",
+        "layered/cooling.yaml",
+    ]
+
+
+def test_files_that_extend_each_other_are_both_checked(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.yaml").write_text("extends: b.yaml\n")
+    (tmp_path / "b.yaml").write_text("extends: a.yaml\n")
+    monkeypatch.chdir(tmp_path)
+    out = run("check", ".", *AT)
+    assert out.exit_code == 2
+    assert "a.yaml:1:" in out.stderr and "b.yaml:1:" in out.stderr  # the cycle, from each
+
+
+def test_an_empty_directory_is_bad_input(tmp_path):
+    out = run("check", tmp_path, *AT)
+    assert out.exit_code == 2
+    assert "the directory holds no site file (*.yaml, *.yml, *.json)" in out.stderr
+
+
+def test_stdin_is_one_site_named_stdin(halls):
+    text = (halls / "small-ready.yaml").read_text()
+    out = run("check", "-", "-f", "json", *AT, input=text)
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.stdout)
+    assert result["site"]["file"] == "<stdin>"
+    assert result["verdict"] == "ready"
+    bad = run("check", "-", *AT, input=BAD)
+    assert bad.exit_code == 2
+    assert "error: <stdin>:1:1: racks: " in bad.stderr
+    assert "nothing was written" in bad.stderr
+
+
+def test_stdin_extends_relative_to_the_working_directory(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    shutil.copytree(EXAMPLES / "layered", tmp_path / "layered")
+    monkeypatch.chdir(tmp_path / "layered")
+    piped = run("check", "-", "-f", "json", *AT, input=Path("cooling.yaml").read_text())
+    given = run("check", "cooling.yaml", "-f", "json", *AT)
+    assert piped.exit_code == given.exit_code == 1, piped.output
+    one, other = json.loads(piped.stdout), json.loads(given.stdout)
+    assert one["counts"] == other["counts"]  # 107 failed, 305 passed, 34 not evaluated
+    assert one["counts"]["fail"] == 107
+
+
+def test_stdin_among_files(halls):
+    text = (halls / "small-ready.yaml").read_text()
+    out = run("check", "hall-b3.yaml", "-", *AT, input=text)
+    assert out.exit_code == 1
+    assert rows(out.stdout)[1][0] == "<stdin>"
+    twice = run("check", "-", "-", *AT, input=text)
+    assert twice.exit_code == 2
+    assert "'-' (stdin) is given twice" in twice.stderr
+
+
+def test_outputs_per_site_with_the_placeholder(halls):
+    out = run("check", "hall-b3.yaml", "small-ready.yaml", "-o", "out/{site}.json", *AT)
+    assert out.exit_code == 2  # out/ does not exist: nothing written
+    (halls / "out").mkdir()
+    out = run(
+        "check", "hall-b3.yaml", "small-ready.yaml", "-o", "out/{site}.json",
+        "-o", "out/{site}.html", *AT,
+    )  # fmt: skip
+    assert out.exit_code == 1, out.output
+    assert sorted(p.name for p in (halls / "out").iterdir()) == [
+        "hall-b3.html", "hall-b3.json", "small-ready.html", "small-ready.json",
+    ]  # fmt: skip
+    for name in ("hall-b3", "small-ready"):
+        alone = run("check", f"{name}.yaml", "-f", "json", *AT).stdout
+        assert (halls / "out" / f"{name}.json").read_text() == alone  # as a run of its own
+
+
+def test_an_output_without_placeholder_that_needs_one_is_refused(halls):
+    out = run("check", "hall-b3.yaml", "small-ready.yaml", "-o", "report.html", *AT)
+    assert out.exit_code == 2
+    assert (
+        "report.html: with several sites, a html report is written per site: put {site} in "
+        "its name (out/{site}.html)" in out.stderr
+    )
+    assert not (halls / "report.html").exists()
+    html = run("check", "hall-b3.yaml", "small-ready.yaml", "-f", "html", *AT)
+    assert html.exit_code == 2
+    assert "with several sites, stdout takes text, json or sarif" in html.stderr
+
+
+def test_two_sites_of_one_name_cannot_share_the_placeholder(halls):
+    (halls / "b").mkdir()
+    shutil.copy(halls / "small-ready.yaml", halls / "b" / "small-ready.yaml")
+    out = run("check", "small-ready.yaml", "b/small-ready.yaml", "-o", "{site}.json", *AT)
+    assert out.exit_code == 2
+    assert "would both be {site} = 'small-ready'" in out.stderr
+    assert not (halls / "small-ready.json").exists()
+
+
+def test_one_json_document_for_every_site(halls):
+    (halls / "bad.yaml").write_text(BAD)
+    out = run("check", "hall-b3.yaml", "bad.yaml", "small-ready.yaml", "-f", "json", *AT)
+    assert out.exit_code == 2
+    doc = json.loads(out.stdout)
+    assert doc["schema"] == "facility-portfolio/1"
+    assert (doc["verdict"], doc["exit_code"]) == ("error", 2)
+    assert [(s["site"], s["verdict"], s["exit_code"]) for s in doc["summary"]] == [
+        ("hall-b3.yaml", "not-ready", 1),
+        ("bad.yaml", "error", 2),
+        ("small-ready.yaml", "ready", 0),
+    ]
+    assert doc["summary"][0]["counts"] == {
+        "fail": 107,
+        "pass": 305,
+        "not_evaluated": 34,
+        "waived": 0,
+    }
+    assert doc["summary"][1]["counts"] is None  # not checked: no counts, never zeros
+    alone = json.loads(run("check", "hall-b3.yaml", "-f", "json", *AT).stdout)
+    assert doc["sites"][0] == alone
+    assert doc["sites"][1]["verdict"] == "error"
+    assert doc["sites"][1]["errors"][0]["file"] == "bad.yaml"
+    # the same document in a file
+    written = run(
+        "check", "hall-b3.yaml", "bad.yaml", "small-ready.yaml", "-o", "all.json", *AT
+    )  # fmt: skip
+    assert written.exit_code == 2
+    assert (halls / "all.json").read_text() == out.stdout
+
+
+def test_one_sarif_log_with_a_run_per_site(halls):
+    (halls / "bad.yaml").write_text(BAD)
+    out = run("check", "hall-b3.yaml", "bad.yaml", "small-ready.yaml", "-o", "all.sarif", *AT)
+    assert out.exit_code == 2
+    log = json.loads((halls / "all.sarif").read_text())
+    assert_valid(log)
+    runs = log["runs"]
+    # a category of its own per run: GitHub refuses several runs of one tool in one category
+    assert [r["automationDetails"]["id"] for r in runs] == [
+        "facility/hall-b3/", "facility/bad/", "facility/small-ready/",
+    ]  # fmt: skip
+    assert [r["invocations"][0]["executionSuccessful"] for r in runs] == [True, False, True]
+    alone = json.loads(run("check", "hall-b3.yaml", "-f", "sarif", *AT).stdout)["runs"][0]
+    assert {k: v for k, v in runs[0].items() if k != "automationDetails"} == alone
+    assert runs[2]["results"] == []  # small-ready: nothing fails, nothing open
+
+
+def test_jobs_give_the_output_of_one_process(halls):
+    (halls / "bad.yaml").write_text(BAD)
+    sites = ("hall-b3.yaml", "bad.yaml", "small-ready.yaml")
+    for fmt in ("text", "json", "sarif"):
+        one = run("check", *sites, "-f", fmt, "--jobs", "1", *AT)
+        two = run("check", *sites, "-f", fmt, "--jobs", "2", *AT)
+        assert (two.exit_code, two.stdout) == (one.exit_code, one.stdout), fmt
+        assert two.stderr == one.stderr
+    assert run("check", *sites, "--jobs", "0", *AT).exit_code == 2  # 0: one per CPU
+    assert run("check", *sites, "--jobs", "-1", *AT).exit_code == 2  # a usage error
+    assert "Invalid value for '--jobs'" in run("check", *sites, "--jobs", "-1", *AT).stderr
+
+
+def test_baselines_per_site(halls):
+    out = run("check", "hall-b3.yaml", "small-ready.yaml", "--write-baseline", "base.json", *AT)
+    assert out.exit_code == 2
+    assert "--write-baseline base.json serves both hall-b3.yaml and small-ready.yaml" in out.stderr
+    assert not (halls / "base.json").exists()
+    out = run(
+        "check", "hall-b3.yaml", "small-ready.yaml", "--write-baseline", "base-{site}.json", *AT
+    )  # fmt: skip
+    assert out.exit_code == 1
+    assert (halls / "base-hall-b3.json").read_text() == run(
+        "check", "hall-b3.yaml", "-f", "json", *AT
+    ).stdout
+    # against them, every known failure is baselined: exit 0
+    again = run("check", "hall-b3.yaml", "small-ready.yaml", "--baseline", "base-{site}.json", *AT)
+    assert again.exit_code == 0, again.output
+    shared = run("check", "hall-b3.yaml", "small-ready.yaml", "--baseline", "base-hall-b3.json")
+    assert shared.exit_code == 2
+    assert "a baseline is the result of one site" in shared.stderr
+
+
+def test_each_site_reads_its_own_configuration(halls):
+    (halls / "strict").mkdir()
+    shutil.copy(halls / "small-ready.yaml", halls / "strict" / "pod.yaml")
+    # fail-on never there: Hall B3 copied there exits 0 even though it fails
+    shutil.copy(halls / "hall-b3.yaml", halls / "strict" / "hall.yaml")
+    (halls / "strict" / "facility.toml").write_text('fail-on = "never"\n')
+    out = run("check", "hall-b3.yaml", "strict/hall.yaml", *AT)
+    assert out.exit_code == 1  # hall-b3.yaml has no configuration: it fails
+    assert [row[-1] for row in rows(out.stdout)] == ["1", "0"]
+    (halls / "strict" / "facility.toml").write_text('fail_on = "never"\n')  # a bad key
+    out = run("check", "hall-b3.yaml", "strict/hall.yaml", "-f", "json", *AT)
+    assert out.exit_code == 2
+    doc = json.loads(out.stdout)
+    assert doc["sites"][1]["errors"][0]["file"].endswith("facility.toml")
+    assert doc["sites"][0]["verdict"] == "not-ready"  # the other site is still checked
