@@ -33,11 +33,11 @@ from facility.messages import Message
 from facility.model.source import (
     MAX_FILE_BYTES,
     InputError,
-    Location,
     Problem,
     decode,
     parse_document,
     read_document,
+    whole_file,
 )
 
 STDIN = "<stdin>"  # the name of a site read from stdin, in messages and reports
@@ -100,7 +100,7 @@ def expand_sites(arguments: Sequence[Path]) -> Sites:
         if str(argument) == "-":
             if stdin_seen:
                 problems.append(
-                    Problem(Location(STDIN, 1, 1), "", Message("'-' (stdin) is given twice"))
+                    Problem(whole_file(STDIN), "", Message("'-' (stdin) is given twice"))
                 )
             stdin_seen = True
             sources.append(SiteSource(Path(STDIN), stdin=True))
@@ -109,7 +109,7 @@ def expand_sites(arguments: Sequence[Path]) -> Sites:
             if not found and not bases:
                 problems.append(
                     Problem(
-                        Location(str(argument), 1, 1),
+                        whole_file(str(argument)),
                         "",
                         Message("the directory holds no site file (*.yaml, *.yml, *.json)"),
                     )
@@ -145,7 +145,7 @@ def _directory_sites(directory: Path) -> tuple[list[Path], list[Skipped]]:
         raise InputError(
             [
                 Problem(
-                    Location(str(directory), 1, 1),
+                    whole_file(str(directory)),
                     "",
                     Message("cannot read the directory: %(reason)s", reason=reason),
                 )
@@ -229,7 +229,7 @@ def load_stdin(raw: bytes) -> Any:
         raise InputError(
             [
                 Problem(
-                    Location(STDIN, 1, 1),
+                    whole_file(STDIN),
                     "",
                     Message(
                         "stdin holds more than %(limit)s MB; the limit of a site file",

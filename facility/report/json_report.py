@@ -395,16 +395,18 @@ def waiver_json(waiver: Waiver) -> dict[str, Any]:
 def error_entries(problems: Iterable[Any]) -> list[dict[str, Any]]:
     """``errors[]`` of an error result: one ``{file, line, column, field, message}`` per
     problem (a :class:`~facility.model.source.Problem`; a bare message, such as a --select
-    pattern that matches no rule, has ``null`` for its place and field). English, as every
+    pattern that matches no rule, has ``null`` for its place and field; a problem with a file
+    as a whole, such as one not found, ``null`` for its line and column). English, as every
     message of the JSON result."""
     out: list[dict[str, Any]] = []
     for problem in problems:
         where = getattr(problem, "location", None)
+        placed = where is not None and where.line > 0  # line 0: the file as a whole
         out.append(
             {
                 "file": where.file if where is not None else None,
-                "line": where.line if where is not None else None,
-                "column": where.column if where is not None else None,
+                "line": where.line if placed else None,
+                "column": where.column if placed else None,
                 "field": getattr(problem, "field", "") or None,
                 "message": str(getattr(problem, "message", problem)),
             }

@@ -429,8 +429,10 @@ def error_run(site_file: str, problems: list[Any], generated_at: dt.datetime) ->
             "level": "error",
             "message": {"text": f"{field}: {text}" if field else text},
         }
-        if where is not None:
-            notification["locations"] = [{"physicalLocation": _physical(where, "", None)}]
+        if where is not None:  # line 0: the file as a whole, no region
+            placed = where if where.line > 0 else None
+            physical = _physical(placed, where.file, None)
+            notification["locations"] = [{"physicalLocation": physical}]
         notifications.append(notification)
     descriptor = {
         **INPUT_ERROR,
