@@ -101,6 +101,8 @@ EXPANDS = frozenset(
     }
 )
 STRUCTURE = "structure"
+# Fields no check reads that still change every verdict.
+ROLES = {("SiteInfo", "design_intent"): "the profile: every rule's severity (Tier III: tier-iii)"}
 # Fields the loader copies into another before any check runs: read as the one they fill too.
 FILLS = {("Conventions", "continuous_load_derating"): ("PduType", "derating")}
 
@@ -492,6 +494,8 @@ def sections() -> Iterator[Section]:
             subs = _submodels(info.annotation)
             if subs:
                 rules = "see its fields"
+            elif (_owner(model, name).__name__, name) in ROLES:
+                rules = ROLES[(_owner(model, name).__name__, name)]
             elif name not in NOT_INPUTS and (
                 _is_reference(info) or (_owner(model, name).__name__, name) in EXPANDS
             ):

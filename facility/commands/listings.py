@@ -122,17 +122,23 @@ def catalog_command(
     if output_format is ListFormat.json:
         _show(as_json(entry_json(found)), json_text=True, nl=True)
         return
+    from facility.i18n import _
+
     typer.echo(f"{found.id} — {found.name} ({found.kind})\n{found.summary}\n")
     for name, figure in found.figures.items():
-        flag = "  [assumption]" if figure.assumption else ""
+        flag = "  " + _("[assumption]") if figure.assumption else ""
         value = (
             json.dumps(figure.value, ensure_ascii=False, allow_nan=False)
             if not isinstance(figure.value, str)
             else figure.value
         )
-        typer.echo(
-            f"  {name}: {value}  (confidence {figure.confidence}){flag}\n      source: {figure.source}"
-        )
+        line = _("%(name)s: %(value)s  (confidence %(confidence)s)") % {
+            "name": name,
+            "value": value,
+            "confidence": figure.confidence,
+        }
+        source = _("source: %(source)s") % {"source": figure.source}
+        typer.echo(f"  {line}{flag}\n      {source}")
 
 
 rules_app = typer.Typer(help="List and explain the rules.", no_args_is_help=True)

@@ -32,7 +32,11 @@ class SiteInfo(Strict):
         max_length=500,
     )
     location: str | None = Field(None, description="Where the site is (address, campus, building)")
-    design_intent: str | None = Field(None, description="e.g. 'Tier III'")
+    design_intent: str | None = Field(
+        None,
+        description="e.g. 'Tier III'; Tier III (or Rated 3) selects the tier-iii rule profile, "
+        "anything else supernode, unless --profile says",
+    )
     notes: str | None = Field(None, description="Free text printed in the report header")
     document: DocumentControl | None = Field(
         None, description="Document control: number, revision, status, history, signers"

@@ -214,6 +214,8 @@ def test_structure_ids_and_blocks_are_marked_as_such(rows):
     assert rows["rack_types[].id"]["read_by"] == "—"
     assert rows["waivers[].rule"]["read_by"] == "—"
     assert rows["cooling.cdus[].pumps"]["read_by"] == "see its fields"
+    # the design intent picks the profile, as check does (facility.engine.evaluate)
+    assert rows["site.design_intent"]["read_by"].startswith("the profile")
 
 
 def test_the_check_mode_reports_a_stale_page(reference, tmp_path, monkeypatch, capsys):
