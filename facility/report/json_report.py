@@ -401,12 +401,12 @@ def error_entries(problems: Iterable[Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for problem in problems:
         where = getattr(problem, "location", None)
-        placed = where is not None and where.line > 0  # line 0: the file as a whole
+        placed = where if where is not None and where.line > 0 else None  # 0: the whole file
         out.append(
             {
                 "file": where.file if where is not None else None,
-                "line": where.line if placed else None,
-                "column": where.column if placed else None,
+                "line": placed.line if placed is not None else None,
+                "column": placed.column if placed is not None else None,
                 "field": getattr(problem, "field", "") or None,
                 "message": str(getattr(problem, "message", problem)),
             }
