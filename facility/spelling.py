@@ -1,18 +1,20 @@
 """Names close to a misspelt one, for the "did you mean" of an error message.
 
 Used for unknown keys (the model's field names at that place), choices (a fluid, a status),
-ids that name nothing and unit spellings (:mod:`facility.units`).
+ids that name nothing and unit spellings (:mod:`facility.units`). Also :func:`found`, how a
+value of the input is named after "got" (null, a list, 'abc').
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from facility.messages import Join, Message
 
 MAX_SUGGESTIONS = 3  # names a "did you mean" offers
-MAX_QUOTED = 80  # characters of a name a suggestion repeats
+MAX_ECHOED = 80  # characters of a key or value from the input that a message repeats
 # Choices compared by closeness at most; among more, only the same name in another case is
 # found (difflib compares each: 100,000 racks naming a missing zone among 50,000 would take
 # hours).
@@ -86,11 +88,39 @@ def _closest(word: str, options: list[str], n: int, cutoff: float) -> list[str]:
 
 def quoted_choices(names: Sequence[str]) -> str:
     """'a', 'b' or 'c' (the 'or' translatable)."""
-    quoted = [f"'{_shortened(n)}'" for n in names]
+    quoted = [f"'{shortened(n)}'" for n in names]
     if len(quoted) == 1:
         return quoted[0]
     return Message("%(items)s or %(last)s", items=Join(quoted[:-1], ", "), last=quoted[-1])
 
 
-def _shortened(name: str) -> str:
-    return name if len(name) <= MAX_QUOTED else name[:MAX_QUOTED] + "…"
+def shortened(text: str) -> str:
+    """``text`` as a message quotes it: at most :data:`MAX_ECHOED` characters, then how many
+    more there were (a 2,000-character key is not printed whole, twice)."""
+    if len(text) <= MAX_ECHOED:
+        return text
+    return f"{text[:MAX_ECHOED]}… ({len(text) - MAX_ECHOED:,} more characters)"
+
+
+def found(value: Any) -> str:
+    """What a value of the input is, for "got …": 'abc', 4.5, true, null, a list, a mapping
+    (a number of hundreds of digits by its length, a long text cut short)."""
+    if value is None:
+        return Message("null")
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        bits = value.bit_length()  # str() of an int of 4,300+ digits raises
+        digits = len(str(abs(value))) if bits < 13_000 else int(bits * 0.30103) + 1
+        if digits > 20:
+            return Message("a number of %(digits)s digits", digits=f"{digits:,}")
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return f"'{shortened(value)}'"
+    if isinstance(value, list | tuple | set | frozenset):
+        return Message("a list")
+    if isinstance(value, dict):
+        return Message("a mapping")
+    return Message("a value of another kind")

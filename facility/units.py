@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from facility.messages import Message, message_of
+from facility.spelling import found, quoted_choices, suggestions
 
 if TYPE_CHECKING:  # pragma: no cover
     import pint
@@ -733,8 +734,6 @@ def _fits(unit: str, kind_name: str) -> bool:
 @lru_cache(maxsize=MAX_CACHED_UNITS)
 def unit_suggestions(unit: str, kind_name: str) -> tuple[str, ...]:
     """Spellings of ``kind_name`` that ``unit`` (refused for that kind) may have meant."""
-    from facility.spelling import suggestions
-
     if not _SPELT.fullmatch(unit):  # '(kW', 'kW-h', '2kW': malformed, not misspelt
         return ()
     key = unit.replace(" ", "").lower()
@@ -770,8 +769,6 @@ def _meant(problem: str, number: str, unit: str, kind_name: str) -> str:
     meant = unit_suggestions(unit, kind_name)
     if not meant:
         return problem
-    from facility.spelling import quoted_choices
-
     return Message(
         "%(problem)s; did you mean %(choices)s?",
         problem=problem,
@@ -788,7 +785,7 @@ def parse_quantity(text: Any, kind_name: str) -> float:
     """
     kind = KINDS[kind_name]
     if isinstance(text, bool):
-        raise QuantityError(_expected(kind, repr(text)))
+        raise QuantityError(_expected(kind, found(text)))
     if isinstance(text, int | float):
         if kind_name == "fraction":
             try:
@@ -814,7 +811,7 @@ def parse_quantity(text: Any, kind_name: str) -> float:
             )
         )
     if not isinstance(text, str):
-        raise QuantityError(_expected(kind, repr(text)))
+        raise QuantityError(_expected(kind, found(text)))  # null, a list, a mapping
     if "," in text:
         raise QuantityError(
             Message(
@@ -862,17 +859,17 @@ def parse_quantity(text: Any, kind_name: str) -> float:
             )
         ) from None
     if conv.dimensionality != kind.dimensionality:
-        found = _describe(conv)
+        reading = _describe(conv)
         meant = unit_suggestions(unit, kind_name)
         # Named when it surprises: a dimension no field has ('C', the coulomb), or a
         # spelling that means another thing here ('t', a tonne, for a power).
-        surprising = found not in _KIND_PHRASES.values() or (
+        surprising = reading not in _KIND_PHRASES.values() or (
             bool(meant) and unit.lower() in _ALIASES
         )
         read_as = _read_as(unit) if surprising else None
         if read_as is not None:
-            found = Message(
-                "%(found)s ('%(unit)s' is read as %(name)s)", found=found, unit=unit, name=read_as
+            reading = Message(
+                "%(found)s ('%(unit)s' is read as %(name)s)", found=reading, unit=unit, name=read_as
             )
         raise QuantityError(
             _meant(
@@ -881,7 +878,7 @@ def parse_quantity(text: Any, kind_name: str) -> float:
                     what=kind_phrase(kind),
                     example=kind.example,
                     text=text,
-                    found=found,
+                    found=reading,
                 ),
                 match["number"],
                 unit,

@@ -1,15 +1,16 @@
-"""Pydantic's validation errors as messages people can read in their language.
+"""Pydantic's validation errors as messages people can act on, in their language.
 
 A validator of ours raises its :class:`~facility.messages.Message` (``ValueError(Message(…))``
 or, for quantities, ``PydanticCustomError`` with the message in ``ctx``); pydantic's own
-errors ('Input should be a valid integer') are rebuilt here as messages from their type and
-context. The English is always pydantic's own text: a rebuilt message is used only when it
-says exactly what pydantic said, and pydantic's text as it is otherwise (a new pydantic
-wording or an error type not listed stays English rather than wrong).
+errors are said here in our words from their type and context, with what was found ('expected
+a list, got a mapping', 'must be at least 1, got 0'): pydantic's wording ('Input should be a
+valid dictionary or instance of Room') names classes and never reaches a user. An unknown key
+names the closest valid key of that place (:func:`unknown_field`, :func:`fields_at`).
 """
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -19,7 +20,7 @@ from pydantic import BaseModel
 from pydantic_core import ErrorDetails
 
 from facility.messages import Join, Message, message_of
-from facility.spelling import quoted_choices, suggestions
+from facility.spelling import found, quoted_choices, shortened, suggestions
 
 MAX_LISTED = 12  # valid field names listed when none is close to an unknown one
 
@@ -126,17 +127,6 @@ def choices_of(expected: str) -> list[str]:
     return found
 
 
-MAX_ECHOED = 80  # characters of a key or value from the input that a message repeats
-
-
-def shortened(text: str) -> str:
-    """``text`` as a message quotes it: at most :data:`MAX_ECHOED` characters, then how many
-    more there were (a 2,000-character key is not printed whole, twice)."""
-    if len(text) <= MAX_ECHOED:
-        return text
-    return f"{text[:MAX_ECHOED]}… ({len(text) - MAX_ECHOED:,} more characters)"
-
-
 def alternatives(expected: str) -> str:
     """Pydantic's "'a', 'b' or 'c'" of a literal error, with a translatable 'or'."""
     head, found, last = expected.rpartition(" or ")
@@ -146,129 +136,150 @@ def alternatives(expected: str) -> str:
 
 
 def _plural(
-    one: Callable[[Mapping[str, Any]], Message],
-    many: Callable[[Mapping[str, Any]], Message],
+    one: Callable[[Mapping[str, Any], Any], Message],
+    many: Callable[[Mapping[str, Any], Any], Message],
     key: str,
-) -> Callable[[Mapping[str, Any]], Message]:
-    return lambda ctx: one(ctx) if ctx[key] == 1 else many(ctx)
+) -> Callable[[Mapping[str, Any], Any], Message]:
+    return lambda ctx, value: one(ctx, value) if ctx[key] == 1 else many(ctx, value)
 
 
-_CONTAINERS = {
-    "List": Message("List"),
-    "Dictionary": Message("Dictionary"),
-    "Set": Message("Set"),
-    "Tuple": Message("Tuple"),
-}
+# What an id may not be (facility.model.fields.Id's pattern), in words.
+_ID_PATTERN = r"^[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$"
 
 
-def _container(ctx: Mapping[str, Any]) -> str:
-    name = str(ctx["field_type"])
-    return _CONTAINERS.get(name, name)
+def _pattern(ctx: Mapping[str, Any], value: Any) -> Message:
+    if ctx["pattern"] == _ID_PATTERN:
+        return Message(
+            "an id must not start or end with a space or hold a control character, got %(found)s",
+            found=found(value),
+        )
+    return Message(
+        "does not match the pattern '%(pattern)s', got %(found)s",
+        pattern=ctx["pattern"],
+        found=found(value),
+    )
 
 
-# Pydantic's messages by error type, rebuilt from the error's context.
-_PYDANTIC: dict[str, Callable[[Mapping[str, Any]], Message]] = {
-    "missing": lambda ctx: Message("Field required"),
-    "string_type": lambda ctx: Message("Input should be a valid string"),
-    "string_unicode": lambda ctx: Message(
-        "Input should be a valid string, unable to parse raw data as a unicode string"
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _date(value: Any) -> Message:
+    if isinstance(value, str) and _DAY.fullmatch(value.strip()):  # 2027-02-30, 2027-13-01
+        return Message(
+            "expected a date like 2027-03-31, got %(found)s, which is not a day of the calendar",
+            found=found(value),
+        )
+    return Message("expected a date like 2027-03-31, got %(found)s", found=found(value))
+
+
+# Pydantic's errors by type, as our own messages: what was expected, and what was found.
+_PYDANTIC: dict[str, Callable[[Mapping[str, Any], Any], Message]] = {
+    "missing": lambda ctx, v: Message("a required field is missing"),
+    "string_type": lambda ctx, v: Message("expected text, got %(found)s", found=found(v)),
+    "string_unicode": lambda ctx, v: Message("expected text, got bytes that are not Unicode"),
+    "int_type": lambda ctx, v: Message("expected a whole number, got %(found)s", found=found(v)),
+    "int_parsing": lambda ctx, v: Message("expected a whole number, got %(found)s", found=found(v)),
+    "int_from_float": lambda ctx, v: Message(
+        "expected a whole number, got %(found)s", found=found(v)
     ),
-    "int_type": lambda ctx: Message("Input should be a valid integer"),
-    "int_parsing": lambda ctx: Message(
-        "Input should be a valid integer, unable to parse string as an integer"
+    "float_type": lambda ctx, v: Message("expected a number, got %(found)s", found=found(v)),
+    "float_parsing": lambda ctx, v: Message("expected a number, got %(found)s", found=found(v)),
+    "finite_number": lambda ctx, v: Message(
+        "expected a finite number, got %(found)s", found=found(v)
     ),
-    "int_from_float": lambda ctx: Message(
-        "Input should be a valid integer, got a number with a fractional part"
+    "bool_type": lambda ctx, v: Message("expected true or false, got %(found)s", found=found(v)),
+    "bool_parsing": lambda ctx, v: Message("expected true or false, got %(found)s", found=found(v)),
+    "list_type": lambda ctx, v: Message("expected a list, got %(found)s", found=found(v)),
+    "tuple_type": lambda ctx, v: Message("expected a list, got %(found)s", found=found(v)),
+    "set_type": lambda ctx, v: Message("expected a list, got %(found)s", found=found(v)),
+    "dict_type": lambda ctx, v: Message(
+        "expected a mapping (key: value), got %(found)s", found=found(v)
     ),
-    "float_type": lambda ctx: Message("Input should be a valid number"),
-    "float_parsing": lambda ctx: Message(
-        "Input should be a valid number, unable to parse string as a number"
+    "model_type": lambda ctx, v: Message(
+        "expected a mapping (key: value), got %(found)s", found=found(v)
     ),
-    "finite_number": lambda ctx: Message("Input should be a finite number"),
-    "bool_type": lambda ctx: Message("Input should be a valid boolean"),
-    "bool_parsing": lambda ctx: Message(
-        "Input should be a valid boolean, unable to interpret input"
+    "model_attributes_type": lambda ctx, v: Message(
+        "expected a mapping (key: value), got %(found)s", found=found(v)
     ),
-    "list_type": lambda ctx: Message("Input should be a valid list"),
-    "dict_type": lambda ctx: Message("Input should be a valid dictionary"),
-    "model_type": lambda ctx: Message(
-        "Input should be a valid dictionary or instance of %(name)s", name=ctx["class_name"]
+    "date_type": lambda ctx, v: Message(
+        "expected a date like 2027-03-31, got %(found)s", found=found(v)
     ),
-    "model_attributes_type": lambda ctx: Message(
-        "Input should be a valid dictionary or object to extract fields from"
+    "date_parsing": lambda ctx, v: _date(v),
+    "date_from_datetime_parsing": lambda ctx, v: _date(v),
+    "date_from_datetime_inexact": lambda ctx, v: Message(
+        "expected a date without a time of day, got %(found)s", found=found(v)
     ),
-    "date_type": lambda ctx: Message("Input should be a valid date"),
-    "date_parsing": lambda ctx: Message(
-        "Input should be a valid date in the format YYYY-MM-DD, %(error)s", error=ctx["error"]
+    "datetime_type": lambda ctx, v: Message(
+        "expected a date and time like 2027-03-31T12:00:00Z, got %(found)s", found=found(v)
     ),
-    "date_from_datetime_inexact": lambda ctx: Message(
-        "Datetimes provided to dates should have zero time - e.g. be exact dates"
+    "datetime_parsing": lambda ctx, v: Message(
+        "expected a date and time like 2027-03-31T12:00:00Z, got %(found)s", found=found(v)
     ),
-    "date_from_datetime_parsing": lambda ctx: Message(
-        "Input should be a valid date or datetime, %(error)s", error=ctx["error"]
+    "greater_than": lambda ctx, v: Message(
+        "must be greater than %(limit)s, got %(found)s", limit=ctx["gt"], found=found(v)
     ),
-    "greater_than": lambda ctx: Message("Input should be greater than %(limit)s", limit=ctx["gt"]),
-    "greater_than_equal": lambda ctx: Message(
-        "Input should be greater than or equal to %(limit)s", limit=ctx["ge"]
+    "greater_than_equal": lambda ctx, v: Message(
+        "must be at least %(limit)s, got %(found)s", limit=ctx["ge"], found=found(v)
     ),
-    "less_than": lambda ctx: Message("Input should be less than %(limit)s", limit=ctx["lt"]),
-    "less_than_equal": lambda ctx: Message(
-        "Input should be less than or equal to %(limit)s", limit=ctx["le"]
+    "less_than": lambda ctx, v: Message(
+        "must be less than %(limit)s, got %(found)s", limit=ctx["lt"], found=found(v)
     ),
-    "string_too_short": _plural(
-        lambda ctx: Message("String should have at least %(n)s character", n=ctx["min_length"]),
-        lambda ctx: Message("String should have at least %(n)s characters", n=ctx["min_length"]),
-        "min_length",
+    "less_than_equal": lambda ctx, v: Message(
+        "must be at most %(limit)s, got %(found)s", limit=ctx["le"], found=found(v)
     ),
-    "string_too_long": _plural(
-        lambda ctx: Message("String should have at most %(n)s character", n=ctx["max_length"]),
-        lambda ctx: Message("String should have at most %(n)s characters", n=ctx["max_length"]),
-        "max_length",
+    "string_too_short": lambda ctx, v: (
+        Message("must not be empty")
+        if ctx["min_length"] == 1
+        else Message(
+            "must be at least %(n)s characters long, got %(found)s",
+            n=ctx["min_length"],
+            found=found(v),
+        )
     ),
-    "string_pattern_mismatch": lambda ctx: Message(
-        "String should match pattern '%(pattern)s'", pattern=ctx["pattern"]
+    "string_too_long": lambda ctx, v: Message(
+        "must be at most %(n)s characters long, got %(length)s",
+        n=ctx["max_length"],
+        length=f"{len(v):,}" if isinstance(v, str) else "?",
     ),
+    "string_pattern_mismatch": _pattern,
     "too_short": _plural(
-        lambda ctx: Message(
-            "%(type)s should have at least %(n)s item after validation, not %(actual)s",
-            type=_container(ctx),
+        lambda ctx, v: Message(
+            "must hold at least %(n)s item, got %(actual)s",
             n=ctx["min_length"],
             actual=ctx["actual_length"],
         ),
-        lambda ctx: Message(
-            "%(type)s should have at least %(n)s items after validation, not %(actual)s",
-            type=_container(ctx),
+        lambda ctx, v: Message(
+            "must hold at least %(n)s items, got %(actual)s",
             n=ctx["min_length"],
             actual=ctx["actual_length"],
         ),
         "min_length",
     ),
     "too_long": _plural(
-        lambda ctx: Message(
-            "%(type)s should have at most %(n)s item after validation, not %(actual)s",
-            type=_container(ctx),
+        lambda ctx, v: Message(
+            "must hold at most %(n)s item, got %(actual)s",
             n=ctx["max_length"],
             actual=ctx["actual_length"],
         ),
-        lambda ctx: Message(
-            "%(type)s should have at most %(n)s items after validation, not %(actual)s",
-            type=_container(ctx),
+        lambda ctx, v: Message(
+            "must hold at most %(n)s items, got %(actual)s",
             n=ctx["max_length"],
             actual=ctx["actual_length"],
         ),
         "max_length",
     ),
-    "literal_error": lambda ctx: Message(
-        "Input should be %(expected)s", expected=alternatives(str(ctx["expected"]))
+    "literal_error": lambda ctx, v: Message(
+        "must be %(expected)s, got %(found)s",
+        expected=alternatives(str(ctx["expected"])),
+        found=found(v),
     ),
-    "enum": lambda ctx: Message(
-        "Input should be %(expected)s", expected=alternatives(str(ctx["expected"]))
+    "enum": lambda ctx, v: Message(
+        "must be %(expected)s, got %(found)s",
+        expected=alternatives(str(ctx["expected"])),
+        found=found(v),
     ),
-    "none_required": lambda ctx: Message("Input should be None"),
+    "none_required": lambda ctx, v: Message("must be null, got %(found)s", found=found(v)),
 }
-
-
-_WHOLE_NUMBER = frozenset({"int_type", "int_parsing", "int_from_float"})
 
 
 def as_written(value: Any) -> str:
@@ -279,26 +290,23 @@ def as_written(value: Any) -> str:
 
 
 def validation_message(error: ErrorDetails) -> str:
-    """The message of one pydantic error, without pydantic's 'Value error, ' prefix: our own
-    :class:`Message` when a validator of ours raised one, pydantic's rebuilt as a message when
-    the rebuilt English is pydantic's exactly, else pydantic's text."""
+    """The message of one pydantic error: our own :class:`Message` when a validator of ours
+    raised one, else one of ours for pydantic's error type — never pydantic's wording ('Input
+    should be…', 'Value error, …'): what was expected and what was found."""
     ctx: Mapping[str, Any] = error.get("ctx") or {}
-    found = ctx.get("message")
-    if isinstance(found, Message):
-        return found
+    own = ctx.get("message")
+    if isinstance(own, Message):
+        return own
     cause = ctx.get("error")
-    if error["type"] == "value_error" and isinstance(cause, BaseException):
-        own = message_of(cause)
-        if isinstance(own, Message):
-            return own
-    if error["type"] in _WHOLE_NUMBER:  # strict: true, 4.5 and "3" are not counts
-        return Message("expected a whole number, got %(value)s", value=as_written(error["input"]))
-    text = error["msg"].removeprefix("Value error, ")
+    if error["type"] in ("value_error", "assertion_error") and isinstance(cause, BaseException):
+        text = message_of(cause)
+        if isinstance(text, Message):
+            return text
+        return Message("not a valid value: %(reason)s", reason=shortened(str(text)))
     make = _PYDANTIC.get(error["type"])
-    if make is None:
-        return text
-    try:
-        rebuilt = make(ctx)
-    except (KeyError, TypeError, ValueError):
-        return text
-    return rebuilt if rebuilt == text else text
+    if make is not None:
+        try:
+            return make(ctx, error.get("input"))
+        except (KeyError, TypeError, ValueError):
+            pass
+    return Message("not a valid value here, got %(found)s", found=found(error.get("input")))

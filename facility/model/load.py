@@ -22,8 +22,6 @@ from facility.model.cooling import AirUnit, CduFigures
 from facility.model.document import SiteDocument
 from facility.model.equipment import RackFigures, RackType, inconsistencies
 from facility.model.errors import (
-    alternatives,
-    as_written,
     choices_of,
     did_you_mean,
     fields_at,
@@ -270,11 +268,7 @@ def _problems_from(exc: ValidationError, data: Any, source: SourceMap) -> list[P
             path = (*path, str(error["loc"][-1]))
         elif kind in ("literal_error", "enum"):
             expected = str((error.get("ctx") or {}).get("expected", ""))
-            message = Message(
-                "must be %(expected)s, got %(input)s",
-                expected=alternatives(expected),
-                input=as_written(error["input"]),
-            )
+            message = validation_message(error)
             if isinstance(error["input"], str):
                 message = did_you_mean(message, error["input"], choices_of(expected))
         else:
