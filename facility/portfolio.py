@@ -320,12 +320,13 @@ def run_all(
         initializer=_quiet_worker,
         initargs=(OUTSIDE_BASES["allowed"],),
     )
+    futures: list[Any] = []
     try:
-        futures = [pool.submit(check, task) for task in tasks]
+        futures += [pool.submit(check, task) for task in tasks]
         for future in futures:
             yield future.result()
     except BaseException:
-        for future in futures if "futures" in locals() else []:
+        for future in futures:
             future.cancel()
         # No public way to stop running workers before Python 3.14 (terminate_workers):
         # each is a multiprocessing.Process; terminating it loses only its unfinished check.
