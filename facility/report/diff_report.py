@@ -10,7 +10,6 @@ a limit that changed (a derating, a rating) apart from an observed value that mo
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,15 +139,9 @@ def _text_of(f: dict[str, Any] | None, key: str) -> str:
 
 def _moved(before: str, after: str) -> str:
     """``a → b``, or ``a`` once when both sides read the same."""
-    return (
-        before
-        if before == after
-        else _("%(before)s → %(after)s")
-        % {
-            "before": before,
-            "after": after,
-        }
-    )
+    if before == after:
+        return before
+    return _("%(before)s → %(after)s") % {"before": before, "after": after}
 
 
 def _figures(c: FindingChange) -> dict[str, str]:
@@ -165,42 +158,36 @@ def _figures(c: FindingChange) -> dict[str, str]:
     }
 
 
+def _count(singular: str, plural: str, n: int) -> str:
+    return ngettext(singular, plural, n) % {"n": f"{n:,}"}
+
+
 def _counts(report: DiffReport) -> list[str]:
-    """The headline: what changed, then what did not, as counts."""
-    pieces = [
-        ngettext("%(n)s new failure", "%(n)s new failures", len(report.new_failures)),
-        ngettext("%(n)s worse", "%(n)s worse", len(report.worse)),
-        ngettext("%(n)s resolved", "%(n)s resolved", len(report.resolved)),
-        ngettext("%(n)s better", "%(n)s better", len(report.better)),
+    """The headline: what changed (four counts, always), then what did not."""
+    out = [
+        _count("%(n)s new failure", "%(n)s new failures", len(report.new_failures)),
+        _count("%(n)s worse", "%(n)s worse", len(report.worse)),
+        _count("%(n)s resolved", "%(n)s resolved", len(report.resolved)),
+        _count("%(n)s better", "%(n)s better", len(report.better)),
     ]
-    numbers = [len(report.new_failures), len(report.worse), len(report.resolved)]
-    numbers.append(len(report.better))
-    shown = [p % {"n": f"{n:,}"} for p, n in zip(pieces, numbers, strict=True)]
-    passing = len(report.added_passing)
-    if passing:
-        shown.append(
-            ngettext("+%(n)s new passing check", "+%(n)s new passing checks", passing)
-            % {"n": f"{passing:,}"}
-        )
-    shown.append(
-        ngettext("%(n)s unchanged", "%(n)s unchanged", report.unchanged)
-        % {"n": f"{report.unchanged:,}"}
-    )
-    return shown
+    if report.added_passing:
+        passing = len(report.added_passing)
+        out.append(_count("+%(n)s new passing check", "+%(n)s new passing checks", passing))
+    out.append(_count("%(n)s unchanged", "%(n)s unchanged", report.unchanged))
+    return out
 
 
-def _side_line(result: dict[str, Any], clean: Callable[[str], str]) -> str:
+def _side_line(result: dict[str, Any]) -> str:
     site = result["site"]
-    return (
-        f"{clean(site['name'])} ({clean(site['sha256'][:12])}…, {verdict_word(result['verdict'])})"
-    )
+    short = printable(site["sha256"][:12])
+    return f"{printable(site['name'])} ({short}…, {verdict_word(result['verdict'])})"
 
 
 def diff_text(report: DiffReport, titles: dict[str, str] | None = None) -> str:
     """The diff for a terminal, in the current language. ``titles``: rule code → title in that
     language (else each finding's own title)."""
     titles = titles or {}
-    lines = [f"{_side_line(report.old, printable)} → {_side_line(report.new, printable)}"]
+    lines = [f"{_side_line(report.old)} → {_side_line(report.new)}"]
     sections = _sections(report)
     if not sections and not report.added_passing:
         return "\n".join([*lines, "", _("No finding changed.")]) + "\n"
