@@ -36,15 +36,16 @@ from typing import TYPE_CHECKING, Any
 
 from facility.engine.findings import Finding
 from facility.engine.rules import SEVERITY_ORDER, RuleSet
-from facility.report.anchors import natural_key
-from facility.report.entity_runs import compressed
+from facility.report.anchors import finding_anchor, natural_key
+from facility.report.entity_runs import compressed, judged_orders
 from facility.report.i18n import _, ngettext
-from facility.report.words import counted_kind_word, list_separator
+from facility.report.words import counted_kind_word, list_separator, severity_word
 
 if TYPE_CHECKING:
     from facility.analysis.failures import FailureReport
     from facility.engine.findings import AuditResult
     from facility.model.site import Site
+    from facility.report.context import ReportInput
 
 Key = tuple[str, str, str]  # (rule, entity kind, entity id): a finding's id, as a tuple
 
@@ -248,3 +249,53 @@ def causes_heading(causes: Sequence[Cause]) -> str:
     """'6 causes'."""
     n = len(causes)
     return ngettext("%(n)s cause", "%(n)s causes", n) % {"n": f"{n:,}"}
+
+
+# The view of the HTML and Markdown covers: the same list, already in words.
+
+
+@dataclass(frozen=True, slots=True)
+class CauseView:
+    number: int
+    severity: str  # error, warning, info: the CSS class
+    severity_label: str
+    label: str  # 'A01 … A08 (8 racks): One power side cannot carry the whole rack'
+    count: str  # '88 failing checks: PWR-001 ×8, PWR-003 ×64, RED-001 ×16'
+    anchor: str  # the root finding's place in the report
+
+
+@dataclass(frozen=True, slots=True)
+class CausesView:
+    heading: str  # '6 causes'
+    intro: str
+    items: list[CauseView]
+
+
+def causes_view(report: ReportInput) -> CausesView | None:
+    """The causes of ``report`` for the covers (None: nothing fails), in the current language."""
+    result = report.result
+    causes = report_causes(result, report.ruleset, report.site, report.failures)
+    if not causes:
+        return None
+    titles = {rule.code: rule.spec.text(report.lang).title for rule in report.ruleset.rules}
+    orders = judged_orders(result.findings)
+    items = []
+    for n, cause in enumerate(causes, 1):
+        root = cause.root.first
+        items.append(
+            CauseView(
+                number=n,
+                severity=cause.severity,
+                severity_label=severity_word(cause.severity),
+                label=cause_label(cause, titles.get(root.rule, root.title), orders),
+                count=cause_count(cause),
+                anchor=finding_anchor(root.rule, root.entity_kind, root.entity_id),
+            )
+        )
+    intro = _(
+        "A cause is one rule failing with the same figures on a set of entities; the failing "
+        "checks that follow from it, as the rules declare (a rack PDU overloaded because its "
+        "rack's side is short, a single failure that a redundancy check already reports), "
+        "are counted with it."
+    )
+    return CausesView(causes_heading(causes), intro, items)

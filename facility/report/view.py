@@ -27,6 +27,7 @@ from facility.model.document_control import DocumentControl
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
+from facility.report.causes import CausesView, causes_view
 from facility.report.context import ReportInput
 from facility.report.coverage_view import (
     AccountLine,
@@ -319,6 +320,7 @@ class ReportView:
     equipment: list[Equipment]
     equipment_note: str
     signoff: SignOff
+    causes: CausesView | None = None  # the root causes on the cover (None: nothing fails)
 
 
 def build_view(report: ReportInput) -> ReportView:
@@ -407,6 +409,7 @@ def build_view(report: ReportInput) -> ReportView:
             ],
             signers=_signers(site.info.document),
         ),
+        causes=causes_view(report),
     )
 
 

@@ -147,3 +147,33 @@ def test_the_rules_declarations_name_rules_that_exist() -> None:
                 assert other in specs and "single-failure" not in specs[other].tags, (code, other)
                 declared += 1
     assert declared >= 4  # PWR-003 → PWR-001 and PWR-002, LIQ-002 → LIQ-001, LIQ-004 → LIQ-003
+
+
+def test_the_covers_list_the_causes(hall_b3: ReportInput, small_ready: ReportInput) -> None:
+    import re
+
+    from facility.report.html import render_html
+    from facility.report.markdown import render_markdown
+
+    html, md = render_html(hall_b3), render_markdown(hall_b3)
+    section = html[html.index('<section id="causes"') :]
+    section = section[: section.index("</section>")]
+    assert '<h3 id="causes-heading">6 causes</h3>' in section
+    anchors = re.findall(r'<a href="#([^"]+)">', section)
+    assert len(anchors) == 6 and anchors[0] == "f-PWR-001--rack--A01"
+    for anchor in anchors:  # each cause links its root finding in the report
+        assert f'id="{anchor}"' in html, anchor
+    assert "A01 … A08 (8 racks): One power side cannot carry the whole rack" in section
+    assert "88 failing checks: PWR-001 ×8, PWR-003 ×64, RED-001 ×16" in section
+    # the cover: before the key figures, in both formats
+    assert html.index('id="causes"') < html.index('id="key-figures"')
+    assert md.index("\n### 6 causes\n") < md.index("\n## Key figures\n")
+    numbered = [line for line in md.splitlines() if re.match(r"^[1-6]\. \*\*Error\*\* ", line)]
+    assert len(numbered) == 6
+    assert numbered[0].endswith(
+        "A01 … A08 (8 racks): One power side cannot carry the whole rack — "
+        "88 failing checks: PWR-001 ×8, PWR-003 ×64, RED-001 ×16"
+    )
+    # nothing fails: no causes on the cover
+    assert 'id="causes"' not in render_html(small_ready)
+    assert "causes" not in render_markdown(small_ready).split("## Key figures")[0]

@@ -238,10 +238,11 @@ def test_the_terminal_shows_escapes_escaped(outputs):
         first = text.splitlines()[0]  # a newline in the name does not start a line of its own
         assert first.startswith("Hall <script>") and "\\n# heading" in first
         assert not any(line.startswith("# heading") for line in text.splitlines())
+    # the rule's title, escaped, where the summary names it: its cause's label
     assert (
-        "XYZ-001 <script>alert(1)</script> **x** [l](javascript:x) `t` \\x1b[2J\\u202e"
-        in (outputs["text"])
-    )
+        ": <script>alert(1)</script> **x** [l](javascript:x) `t` \\x1b[2J\\u202e — "
+        "2 failing checks: XYZ-001 ×2"
+    ) in outputs["text"]
 
 
 def test_the_html_is_inert(outputs):
