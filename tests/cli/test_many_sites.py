@@ -306,3 +306,52 @@ def test_each_site_reads_its_own_configuration(halls):
     doc = json.loads(out.stdout)
     assert doc["sites"][1]["errors"][0]["file"].endswith("facility.toml")
     assert doc["sites"][0]["verdict"] == "not-ready"  # the other site is still checked
+
+
+def test_one_text_file_for_every_site(halls):
+    out = run("check", "hall-b3.yaml", "small-ready.yaml", "-o", "all.txt", *AT)
+    assert out.exit_code == 1
+    assert (halls / "all.txt").read_text() == out.stdout  # stdout is no terminal: no colour
+
+
+def _sleep(seconds: float) -> float:
+    """A worker's task for the test below (spawned workers import this module)."""
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_interrupted_run_stops_its_workers():
+    import multiprocessing
+    import signal
+
+    from facility.portfolio import run_all
+
+    outcomes = run_all(_sleep, [0.0, 600.0, 600.0], jobs=2)
+    assert next(outcomes) == 0.0
+    workers = multiprocessing.active_children()
+    assert workers  # still at their 600 s tasks
+    outcomes.close()  # what Ctrl-C or SIGTERM does to the loop over the outcomes
+    # terminated, not waited for (they would have exited 0 in ten minutes)
+    assert all(w.exitcode == -signal.SIGTERM for w in workers), [w.exitcode for w in workers]
+    assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_writes_nothing(halls, monkeypatch):
+    import facility.commands.check_many as check_many
+
+    real = check_many.check_task
+    calls = []
+
+    def interrupted(task):
+        calls.append(task)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(check_many, "check_task", interrupted)
+    (halls / "out").mkdir()
+    out = run("check", "hall-b3.yaml", "small-ready.yaml", "-o", "out/{site}.html", *AT)
+    assert out.exit_code == 130
+    assert list((halls / "out").iterdir()) == []  # the first site's report is not written
