@@ -117,6 +117,29 @@ def matches(pattern: str, kind: str, entity_id: str, rows: Mapping[tuple[str, st
     return not GLOB_CHARACTERS.isdisjoint(pattern) and fnmatchcase(entity_id, pattern)
 
 
+class EntityMatcher:
+    """The patterns of one waiver's ``entity:``, sorted for matching: ids in a set, rows in a
+    set, globs tried in turn (a list of 10,000 ids against 10,000 failing findings is 10,000
+    look-ups, not 10⁸ comparisons). Agrees with :func:`matches`, pattern by pattern."""
+
+    def __init__(self, patterns: tuple[str, ...], rows: Mapping[tuple[str, str], str]) -> None:
+        self.order = {p: n for n, p in enumerate(patterns)}
+        self.rows = rows
+        self.rows_named = {p[len(ROW_PREFIX) :]: p for p in patterns if p.startswith(ROW_PREFIX)}
+        plain = [p for p in patterns if not p.startswith(ROW_PREFIX)]
+        self.ids = set(plain)
+        self.globs = [p for p in plain if not GLOB_CHARACTERS.isdisjoint(p)]
+
+    def naming(self, kind: str, entity_id: str) -> list[str]:
+        """Every pattern that names the entity, in the order written."""
+        named = [entity_id] if entity_id in self.ids else []
+        row = self.rows.get((kind, entity_id))
+        if row is not None and row in self.rows_named:
+            named.append(self.rows_named[row])
+        named += [g for g in self.globs if g != entity_id and fnmatchcase(entity_id, g)]
+        return sorted(named, key=self.order.__getitem__)
+
+
 def apply_waivers(
     result: AuditResult,
     waivers: list[tuple[Waiver, Location]],
@@ -134,16 +157,19 @@ def apply_waivers(
     report = WaiverReport()
     findings = result.findings
     rows = entity_rows(site) if site is not None else {}
+    failing: dict[str, list[int]] = {}  # rule code → the findings a waiver may accept
+    for i, f in enumerate(findings):
+        if f.status in ("fail", "waived"):
+            failing.setdefault(f.rule, []).append(i)
     for waiver, location in waivers:
         code = rule_codes.get(waiver.rule, waiver.rule)
-        patterns = waiver.entity.patterns
+        patterns = EntityMatcher(waiver.entity.patterns, rows)
         found: list[tuple[int, WaiverMatch]] = []
         used: set[str] = set()  # the patterns that name a failing finding
-        for i, f in enumerate(findings):
-            if f.rule != code or f.status not in ("fail", "waived"):
-                continue
-            named = [p for p in patterns if matches(p, f.entity_kind, f.entity_id, rows)]
-            if named:  # the first pattern that names it is the one shown
+        for i in failing.get(code, ()):
+            f = findings[i]
+            named = patterns.naming(f.entity_kind, f.entity_id)
+            if named:  # the first pattern (as written) that names it is the one shown
                 found.append((i, WaiverMatch(named[0], f.id, f.entity_kind, f.entity_id)))
                 used.update(named)
         ids = tuple(m.finding for _, m in found)
@@ -158,7 +184,7 @@ def apply_waivers(
             findings[i] = _waived(findings[i])
             report.by_finding[findings[i].id] = waiver
         report.records.append(WaiverRecord(waiver, location, "applied", ids, shown))
-        unused = [p for p in patterns if p not in used]
+        unused = [p for p in waiver.entity.patterns if p not in used]
         if unused:  # those patterns name no failing finding: stale, as a waiver of their own
             part = waiver.model_copy(update={"entity": EntityPatterns(unused)})
             report.records.append(WaiverRecord(part, location, "stale"))

@@ -182,3 +182,33 @@ def test_the_json_result_lists_every_match_of_a_waiver(tmp_path: Path) -> None:
     (waiver,) = json.loads(out.stdout)["waivers"]
     assert waiver["state"] == "applied"
     assert waiver["findings"] == [f"FLR-001:rack:{r}" for r in ("B01", "B10", "B11", "B12")]
+
+
+def test_the_matcher_agrees_with_matches_pattern_by_pattern() -> None:
+    import random
+
+    from facility.engine.waivers import EntityMatcher
+
+    pick = random.Random(7)
+    ids = [f"{r}{n:02d}" for r in "AB" for n in range(1, 13)] + ["A[1]", "A1", "row:A"]
+    rows = {("rack", i): i[0] for i in ids if i[0] in "AB" and i[1:].isdigit()}
+    pool = [*ids, "A0*", "A1?", "*", "B[01]?", "A[1]", "row:A", "row:B", "row:C", "[AB]1*"]
+    for _ in range(300):
+        patterns = tuple(dict.fromkeys(pick.sample(pool, pick.randint(1, 6))))
+        matcher = EntityMatcher(patterns, rows)
+        for entity in ids:
+            expected = [p for p in patterns if matches(p, "rack", entity, rows)]
+            assert matcher.naming("rack", entity) == expected, (patterns, entity)
+
+
+def test_a_long_list_of_ids_against_many_failing_findings_is_quick(tmp_path: Path) -> None:
+    import time
+
+    from facility.engine.waivers import EntityMatcher
+
+    patterns = tuple(f"R{n}" for n in range(10_000))
+    matcher = EntityMatcher(patterns, {})
+    start = time.perf_counter()
+    named = [matcher.naming("rack", f"R{n}") for n in range(0, 20_000)]
+    assert sum(1 for n in named if n) == 10_000  # R0 … R9999, each by its own id
+    assert time.perf_counter() - start < 5  # 2×10⁸ comparisons one by one would not be
