@@ -213,7 +213,8 @@ def _square(status: str, x: float, y: float, p: str, size: float = CELL) -> str:
 LOOP_COLOURS = ("#1d4f91", "#0e7c86", "#9a3412", "#6b21a8", "#3f6212", "#a16207", "#be185d")
 LOOP_DASHES = ("", "7 2", "2 2", "9 2 2 2")
 MAX_LOOP_KEYS = 12  # loops named in the plan's legend; every rack's tooltip names its own
-RACK_ID_FONT = 9.0  # px: a rack id shows in its box when it fits at this size
+RACK_ID_FONT = 9.0  # px: a rack id shows in its box at this size, or smaller to fit …
+RACK_ID_MIN_FONT = 7.0  # … down to this (below it only the tooltip names the rack)
 
 
 def loop_mark(style: int) -> tuple[str, str]:
@@ -224,6 +225,19 @@ def loop_mark(style: int) -> tuple[str, str]:
 def text_width(text: str, size: float) -> float:
     """About how wide ``text`` is at font size ``size`` (Latin ≈ 0.6 em, CJK 1 em)."""
     return sum(size if unicodedata.east_asian_width(c) in ("W", "F") else size * 0.6 for c in text)
+
+
+def fitted(
+    text: str, width: float, size: float, smallest: float, bold: bool = False
+) -> tuple[float, str]:
+    """The font size at which ``text`` fits ``width`` (from ``size`` down to ``smallest``),
+    and the text, cut with '…' if it does not fit even then."""
+    wide = text_width(text, 1.0) * (1.08 if bold else 1.0)
+    if wide * size <= width:
+        return size, text
+    if wide * smallest <= width:
+        return round(width / wide, 1), text
+    return smallest, clip(text, max(int(width / (smallest * 0.6 * (1.08 if bold else 1.0))), 2))
 
 
 def floor_plan_svg(plan: FloorPlan) -> Markup:
@@ -276,9 +290,11 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
     marks = {k.loop: loop_mark(k.style) for k in plan.loops}
     for row, by in zip(plan.rows, places, strict=True):
         top = by + zone_band
+        size, label = fitted(row.label, label_w - 6, 12.5, 8.0, bold=True)
         out.append(
-            f'<text x="0" y="{_num(top + ch / 2 + 4)}" class="element">'
-            f"<title>{escape(row.label)}</title>{escape(clip(row.label, 17))}</text>"
+            f'<text x="0" y="{_num(top + ch / 2 + 4)}" class="element" '
+            f'style="font-size:{_num(size)}px"><title>{escape(row.label)}</title>'
+            f"{escape(label)}</text>"
         )
         for run in row.zones:  # zone regions behind the racks
             x1 = label_w + run.first * pitch - 1.5
@@ -390,7 +406,8 @@ def _plan_rack(
         f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(cw)}" height="{_num(ch)}" rx="2" '
         f'fill="{fill.format(p=p)}" stroke="{stroke}" stroke-width="1.2"{dashed}/>',
     ]
-    shows_id = ch > CELL and text_width(rack.id, RACK_ID_FONT) <= cw - 3
+    id_size = min(RACK_ID_FONT, (cw - 3) / max(text_width(rack.id, 1.0), 0.1))
+    shows_id = ch > CELL and id_size >= RACK_ID_MIN_FONT
     if rack.letter:
         ly = y + (12 if shows_id else ch / 2 + 4)
         body.append(_letter(rack.status, rack.letter, x + cw / 2, ly, 11))
@@ -398,7 +415,8 @@ def _plan_rack(
         colour = _STYLE.get(rack.status, _STYLE["none"])[3]
         body.append(
             f'<text x="{_num(x + cw / 2)}" y="{_num(y + ch - 5)}" text-anchor="middle" '
-            f'class="rack-id" style="fill:{colour}">{escape(rack.id)}</text>'
+            f'class="rack-id" style="fill:{colour};font-size:{_num(id_size)}px">'
+            f"{escape(rack.id)}</text>"
         )
     if mark is not None:
         colour, line_dash = mark

@@ -66,6 +66,7 @@ class FloorRow:
     zones: list[ZoneRun] = field(default_factory=list)  # the zones' regions in this row
     zone_ids: str = ""  # "Z-A, Z-B": the zones of the row's racks
     loop_ids: str = ""  # "TCS-A": the loops of the row's racks
+    span: str = ""  # "A01 … A08": the row's first and last rack, by position
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +279,17 @@ def _row(
         zones=_zone_runs(placed),
         zone_ids=", ".join(sorted({r.zone for r in placed if r.zone}, key=natural_key)),
         loop_ids=", ".join(sorted({r.loop for r in placed if r.loop}, key=natural_key)),
+        span=_span(placed),
     )
+
+
+def _span(placed: list[FloorRack]) -> str:
+    ordered = sorted(placed, key=lambda r: (r.line, r.column))
+    if not ordered:
+        return ""
+    if len(ordered) == 1:
+        return ordered[0].id
+    return _("%(first)s … %(last)s") % {"first": ordered[0].id, "last": ordered[-1].id}
 
 
 def _zone_runs(placed: list[FloorRack]) -> list[ZoneRun]:

@@ -196,8 +196,8 @@ def test_the_markdown_twin_lists_zones_and_loops_per_row(hall_b3: ReportInput) -
     plan = markdown[markdown.index("### Floor plan") :]
     rows = [line for line in plan.splitlines() if re.match(r"\| Row [AB]<br>", line)]
     assert len(rows) == 2
-    assert rows[0].startswith("| Row A<br>zones Z-A · loops TCS-A | 8 |")
-    assert rows[1].startswith("| Row B<br>zones Z-B · loops TCS-B | 12 |")
+    assert rows[0].startswith("| Row A<br>racks A01 … A08 · zones Z-A · loops TCS-A | 8 |")
+    assert rows[1].startswith("| Row B<br>racks B01 … B12 · zones Z-B · loops TCS-B | 12 |")
 
 
 def test_a_compact_plan_draws_squares_only_and_claims_no_loops(plan: FloorPlan) -> None:
@@ -234,3 +234,24 @@ def test_a_long_row_keeps_square_boxes_without_ids(hall_b3: ReportInput) -> None
 
 def _legend_texts(svg: ET.Element) -> list[str]:
     return [_text(t) for t in svg.iter(f"{SVG}text") if t.get("class") == "legend"]
+
+
+def test_an_id_a_little_too_long_is_set_smaller_to_fit(hall_b3: ReportInput) -> None:
+    # A08 at position 16: 722 px / 16 = 45 px a rack, a 41 px box, 38 px for the text. An id
+    # of 8 characters is 8 × 0.6 em = 4.8 em: 9 px would be 43.2 px, so it is set at
+    # 38 / 4.8 = 7.9 px (at least 7 px); 10 characters would need 6.3 px: tooltip only.
+    site = hall_b3.site
+    names = {"A01": "A01-0001", "A02": "A02-000002"}
+    racks = [
+        dataclasses.replace(
+            r, id=names.get(r.id, r.id), position=16 if r.id == "A08" else r.position
+        )
+        for r in site.racks
+    ]
+    plan = floor_plan(dataclasses.replace(site, racks=racks), [])
+    assert plan is not None and plan.columns == 16
+    drawn = _racks(_svg(plan))
+    shown = [t for t in drawn["A01-0001"].iter(f"{SVG}text") if t.get("class") == "rack-id"]
+    assert [_text(t) for t in shown] == ["A01-0001"]
+    assert "font-size:7.9px" in (shown[0].get("style") or "")
+    assert not [t for t in drawn["A02-000002"].iter(f"{SVG}text") if t.get("class") == "rack-id"]
