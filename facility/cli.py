@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import os
 import signal
+import sys
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any
@@ -51,6 +52,9 @@ class _Guarded(TyperGroup):
             raise
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
+        except BrokenPipeError:  # `facility rules list | head`: the reader left, as a shell's
+            _quiet_stdout()  # tools do on SIGPIPE (128 + 13), with nothing more printed
+            raise typer.Exit(141) from None
         except Terminated as stop:
             raise typer.Exit(128 + stop.signum) from None
         except Exception as error:  # a defect of facility, not of the input
@@ -68,6 +72,17 @@ class _Guarded(TyperGroup):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device: the interpreter's final flush of a closed pipe would
+    otherwise print 'Exception ignored … BrokenPipeError' (Python's signal docs, "Note on
+    SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (a test runner)
+        pass
 
 
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))

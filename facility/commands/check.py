@@ -386,6 +386,9 @@ def _outputs(options: _CheckOptions) -> tuple[list[tuple[Path, str]], str]:
     if options.write_baseline is not None:
         jobs.append((options.write_baseline, "json"))
     stdout_format = formats[len(outputs)] if len(formats) > len(outputs) else "text"
+    if stdout_format == "pdf":
+        _error(_("a PDF report is written to a file: add --output report.pdf"))
+        raise typer.Exit(code=2)
     return jobs, stdout_format
 
 
@@ -490,7 +493,7 @@ def _check(options: _CheckOptions) -> None:
             presentation = report.presentation
             result = report.result
 
-            def render(fmt: str, path: Path | None = None) -> str | Iterable[str]:
+            def render(fmt: str, path: Path | None = None) -> str | bytes | Iterable[str]:
                 if path is not None:
                     progress.phase(_("writing %(file)s") % {"file": path})
                     return render_pieces(fmt, report)  # a file: never coloured
@@ -512,6 +515,7 @@ def _check(options: _CheckOptions) -> None:
     if problem is not None:
         _error(message_of(problem))
         raise typer.Exit(code=2)
+    assert not isinstance(shown, bytes)  # a PDF never goes to stdout (refused above)
     for piece in [shown] if isinstance(shown, str) else shown:
         sys.stdout.write(piece)
     sys.stdout.flush()
