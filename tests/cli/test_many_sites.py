@@ -18,10 +18,9 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 AT = ("--generated-at", "2026-11-29T12:00:00Z")
 runner = CliRunner()
 
-# Hall B3 fails 107 checks, passes 305, 34 not evaluated (README, test_hall_b3): exit 1.
-# Small pod R1 passes all 165 (README): exit 0.
-HALL_B3_ROW = ["hall-b3.yaml", "NOT", "READY", "107", "305", "34", "0", "1"]
-SMALL_ROW = ["small-ready.yaml", "READY", "0", "165", "0", "0", "0"]
+# Hall B3 is NOT READY (exit 1), the small pod READY (exit 0): README. Their counts are those
+# of each checked alone (the rule set's to change: see row()).
+VERDICT_WORDS = {"not-ready": ["NOT", "READY"], "ready": ["READY"]}
 BAD = "racks: 3\n"  # two problems: racks is no list, and there is no site:
 
 
@@ -40,6 +39,14 @@ def halls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def row(name: str) -> list[str]:
+    """The portfolio row a site must get: its verdict, counts and exit code checked alone."""
+    alone = run("check", name, "-f", "json", *AT)
+    result = json.loads(alone.stdout)
+    counts = [str(result["counts"][k]) for k in ("fail", "pass", "not_evaluated", "waived")]
+    return [name, *VERDICT_WORDS[result["verdict"]], *counts, str(alone.exit_code)]
+
+
 def rows(stdout: str) -> list[list[str]]:
     """The portfolio table's rows, as words."""
     table = stdout[stdout.index("PORTFOLIO:") :].split("\n\n")[0].splitlines()[2:]
@@ -53,7 +60,8 @@ def test_several_sites_each_report_then_the_portfolio(halls):
     # each site's report as a run of its own gives it, one after the other, then the summary
     assert out.stdout.startswith(alone[0] + "\n" + alone[1] + "\n")
     assert "PORTFOLIO: 2 sites" in out.stdout
-    assert rows(out.stdout) == [HALL_B3_ROW, SMALL_ROW]
+    assert rows(out.stdout) == [row("hall-b3.yaml"), row("small-ready.yaml")]
+    assert rows(out.stdout)[0][1:3] == ["NOT", "READY"] and rows(out.stdout)[0][-1] == "1"
     assert out.stdout.rstrip().endswith("portfolio: NOT READY — 1 not ready, 1 ready; exit 1")
 
 
@@ -66,9 +74,9 @@ def test_a_bad_site_among_good_ones_exits_2_and_the_others_are_reported(halls):
     assert "bad.yaml: 2 problems found; none of its reports was written." in out.stderr
     assert "bad.yaml — bad input, not checked: 2 problems" in out.stdout
     table = rows(out.stdout)
-    assert table[0] == SMALL_ROW
+    assert table[0] == row("small-ready.yaml")
     assert table[1] == ["bad.yaml", "BAD", "INPUT", "—", "—", "—", "—", "2"]
-    assert table[2] == HALL_B3_ROW
+    assert table[2] == row("hall-b3.yaml")
     assert "portfolio: BAD INPUT — 1 bad input, 1 not ready, 1 ready; exit 2" in out.stdout
 
 
@@ -157,8 +165,8 @@ def test_stdin_extends_relative_to_the_working_directory(tmp_path, monkeypatch):
     given = run("check", "cooling.yaml", "-f", "json", *AT)
     assert piped.exit_code == given.exit_code == 1, piped.output
     one, other = json.loads(piped.stdout), json.loads(given.stdout)
-    assert one["counts"] == other["counts"]  # 107 failed, 305 passed, 34 not evaluated
-    assert one["counts"]["fail"] == 107
+    assert one["counts"] == other["counts"]
+    assert one["counts"]["fail"] > 0
 
 
 def test_stdin_among_files(halls):
@@ -222,14 +230,11 @@ def test_one_json_document_for_every_site(halls):
         ("bad.yaml", "error", 2),
         ("small-ready.yaml", "ready", 0),
     ]
-    assert doc["summary"][0]["counts"] == {
-        "fail": 107,
-        "pass": 305,
-        "not_evaluated": 34,
-        "waived": 0,
-    }
     assert doc["summary"][1]["counts"] is None  # not checked: no counts, never zeros
     alone = json.loads(run("check", "hall-b3.yaml", "-f", "json", *AT).stdout)
+    assert doc["summary"][0]["counts"] == {
+        k: alone["counts"][k] for k in ("fail", "pass", "not_evaluated", "waived")
+    }
     assert doc["sites"][0] == alone
     assert doc["sites"][1]["verdict"] == "error"
     assert doc["sites"][1]["errors"][0]["file"] == "bad.yaml"
