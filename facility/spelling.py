@@ -19,6 +19,7 @@ MAX_ECHOED = 80  # characters of a key or value from the input that a message re
 # found (difflib compares each: 100,000 racks naming a missing zone among 50,000 would take
 # hours).
 MAX_COMPARED = 1000
+MIN_CONTAINED = 4  # characters of a choice found inside a longer word ('loop' in 'tcs_loop')
 
 
 def suggestions(
@@ -44,6 +45,8 @@ def suggestions(
     if not found:  # separators left out or added: 'racktype', 'pdu-types'
         squeezed = {_squeezed(o): o for o in lowered}
         found = [squeezed[f] for f in _closest(_squeezed(key), list(squeezed), n, 0.8)]
+    if not found:  # a word around a key: 'tcs_loop' for 'loop', 'floorzone' for 'zone'
+        found = [o for o in lowered if len(o) >= MIN_CONTAINED and o in key][:n]
     if not found and len(key) >= one_edit_from:  # one character off ('R9' for 'R1')
         found = [o for o in lowered if _one_edit(key, o)][:n]
     return [lowered[f] for f in found]
@@ -83,7 +86,7 @@ def _closest(word: str, options: list[str], n: int, cutoff: float) -> list[str]:
     if not scored:
         return []
     best = scored[0][0]
-    return [option for ratio, option in scored[:n] if ratio >= best - 0.1]
+    return [option for ratio, option in scored[:n] if ratio >= best - 0.05]
 
 
 def quoted_choices(names: Sequence[str]) -> str:
