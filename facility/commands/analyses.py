@@ -172,7 +172,10 @@ def diff(
         Language, typer.Option("--lang", help="Language of the text output and of error messages.")
     ] = Language.en,
 ) -> None:
-    """Compare two states: new, resolved and changed findings, with margins before and after.
+    """Compare two states for review: new failures, worse, resolved and better, by rule.
+
+    Each change shows status, observed, limit and margin before and after, and whether the
+    limit changed; new passing checks are counted. -f markdown writes a pull-request comment.
 
     Exit 1 when the new state has a failing finding the old one did not, else 0; 2 on bad input.
     """
