@@ -9,7 +9,9 @@ The SITE arguments are expanded here (:func:`expand_sites`):
   part of that file, not alone (a base may be incomplete on purpose);
 - ``-`` is one site file read from stdin, named ``<stdin>`` in messages; its ``extends:``
   is relative to the working directory, which is also where its configuration file is
-  looked for.
+  looked for;
+- a quoted glob (``'halls/*.yaml'``, not the name of a file) is the files it matches, sorted,
+  as a shell would expand it.
 
 Each site is checked on its own (its own configuration file, found from its directory), in
 worker processes when ``--jobs`` asks (:func:`run_all`); the results come back in input
@@ -84,9 +86,41 @@ class Sites:
 
 
 def is_many(arguments: Sequence[Path]) -> bool:
-    """Whether the SITE arguments make a portfolio run: more than one, or a directory (its
-    output has the portfolio's shape however many files the directory holds)."""
-    return len(arguments) > 1 or any(_is_dir(p) for p in arguments if str(p) != "-")
+    """Whether the SITE arguments make a portfolio run: more than one, a directory or a
+    pattern (its output has the portfolio's shape however many files it names)."""
+    return len(arguments) > 1 or any(
+        _is_dir(p) or _is_pattern(p) for p in arguments if str(p) != "-"
+    )
+
+
+def _is_pattern(path: Path) -> bool:
+    """A quoted glob (``'halls/*.yaml'``, as a shell that does not expand it passes it): it
+    has ``*``, ``?`` or ``[`` and is not the name of a file."""
+    text = str(path)
+    if not any(c in text for c in "*?["):
+        return False
+    try:
+        return not path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def named_for(options: Any, site: Path) -> Any:
+    """``options`` with ``{site}`` in the output paths and the baselines replaced by the
+    site's name (:attr:`SiteSource.key`), as a portfolio run names each site's files."""
+    import dataclasses
+
+    key = SiteSource(site, stdin=str(site) == "-").key
+
+    def named(path: Path | None) -> Path | None:
+        return None if path is None else Path(str(path).replace(PLACEHOLDER, key))
+
+    return dataclasses.replace(
+        options,
+        outputs=[Path(str(p).replace(PLACEHOLDER, key)) for p in options.outputs],
+        baseline=named(options.baseline),
+        write_baseline=named(options.write_baseline),
+    )
 
 
 def expand_sites(arguments: Sequence[Path]) -> Sites:
@@ -116,6 +150,20 @@ def expand_sites(arguments: Sequence[Path]) -> Sites:
                 )
             sources += [SiteSource(p) for p in found]
             skipped += bases
+        elif _is_pattern(argument):  # what a shell would have expanded: files, sorted
+            import glob
+
+            matched = sorted(glob.glob(str(argument)))
+            files = [Path(m) for m in matched if Path(m).is_file()]
+            if not files:
+                problems.append(
+                    Problem(
+                        whole_file(str(argument)),
+                        "",
+                        Message("no site file matches the pattern"),
+                    )
+                )
+            sources += [SiteSource(p) for p in files]
         else:
             sources.append(SiteSource(argument))
     if problems:

@@ -277,6 +277,9 @@ def check(
             from facility.commands.check_many import bad_input
 
             raise bad_input(given, error, _generated_at(given.generated_at)) from None
+    from facility.portfolio import named_for
+
+    options = named_for(options, sites[0])  # {site} in -o, --baseline, --write-baseline
     # The language of the reports is also that of this run's messages (errors in the input).
     with using_language(options.language.value):  # (--failures: kept for old scripts)
         _check(options)

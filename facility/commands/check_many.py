@@ -214,10 +214,6 @@ def _fail(text: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
-def _per_site(path: Path | None, key: str) -> Path | None:
-    return None if path is None else Path(str(path).replace(PLACEHOLDER, key))
-
-
 def check_many(
     arguments: Sequence[Path], given: Any, *, config: Path | None, isolated: bool, jobs: int
 ) -> None:
@@ -226,7 +222,7 @@ def check_many(
     from facility.commands.check import _colour, _configured, _outputs
     from facility.i18n import _, using_language
     from facility.model.source import InputError
-    from facility.portfolio import default_jobs, expand_sites, read_stdin
+    from facility.portfolio import default_jobs, expand_sites, named_for, read_stdin
 
     with using_language((given.lang or Language.en).value):
         try:
@@ -266,12 +262,8 @@ def check_many(
         keyed = keyed or stdout_format == "sarif" or given.write_baseline is not None
         tasks = []
         for source, options, problem in configured:
-            if options is not None:
-                options = dataclasses.replace(
-                    options,
-                    baseline=_per_site(options.baseline, source.key),
-                    write_baseline=_per_site(options.write_baseline, source.key),
-                )
+            if options is not None:  # {site} in its baselines
+                options = named_for(options, Path("-") if source.stdin else source.path)
             mine_slots = slots
             if stdout_format == "text":
                 mine_slots = (_Slot("stdout", "text", _colour(sys.stdout)), *slots)

@@ -360,3 +360,20 @@ def test_ctrl_c_writes_nothing(halls, monkeypatch):
     out = run("check", "hall-b3.yaml", "small-ready.yaml", "-o", "out/{site}.html", *AT)
     assert out.exit_code == 130
     assert list((halls / "out").iterdir()) == []  # the first site's report is not written
+
+
+def test_one_site_names_its_files_with_the_placeholder_too(halls):
+    out = run(
+        "check", "hall-b3.yaml", "-o", "{site}.json", "--write-baseline", "b-{site}.json", *AT
+    )
+    assert out.exit_code == 1
+    assert (halls / "hall-b3.json").read_text() == (halls / "b-hall-b3.json").read_text()
+    assert not list(halls.glob("{site}*"))
+
+
+def test_a_quoted_pattern_is_the_files_it_matches(halls):
+    out = run("check", "*.yaml", *AT)  # as a shell that does not expand it passes it
+    assert [r[0] for r in rows(out.stdout)] == ["hall-b3.yaml", "small-ready.yaml"]
+    none = run("check", "nothing-*.yaml", *AT)
+    assert none.exit_code == 2
+    assert "error: nothing-*.yaml: no site file matches the pattern" in none.stderr
