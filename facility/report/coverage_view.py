@@ -399,7 +399,8 @@ def scope_view(result: AuditResult, notes: str | None, design_intent: str | None
     """The scope section's content (None without a coverage, e.g. a result built by hand).
 
     An area is in scope when at least one of its checks ran; every statement of what is not
-    modelled is an exclusion, and so is an area with nothing to judge."""
+    modelled is an exclusion, and so is an area with nothing to judge and a rule of the
+    profile that --select / --ignore left out."""
     lines = coverage_lines(result.coverage)
     if not lines:
         return None
@@ -417,6 +418,9 @@ def scope_view(result: AuditResult, notes: str | None, design_intent: str | None
                 Exclusion(line.area, line.label, _("no check of this area ran for this site"))
             )
         excluded += [Exclusion(line.area, line.label, text) for text in line.not_modelled]
+    left_out = selection_sentence(result)
+    if left_out:  # --select / --ignore: the profile's rules not run are out of scope too
+        excluded.insert(0, Exclusion("selection", _("Rule selection"), left_out))
     return Scope(in_scope, excluded, (notes or "").strip(), (design_intent or "").strip())
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from facility.engine.coverage import Coverage
+from facility.engine.selection import Selection
 from facility.messages import localized
 from facility.report.context import ReportInput
 from facility.report.coverage_view import scope_view
@@ -141,3 +142,16 @@ def test_an_area_with_no_check_and_no_statement_is_still_excluded(hall_b3: Repor
 def test_no_scope_without_a_coverage(hall_b3: ReportInput) -> None:
     result = dataclasses.replace(hall_b3.result, coverage=None)
     assert scope_view(result, "notes", None) is None
+
+
+def test_rules_left_out_by_select_are_an_exclusion(hall_b3: ReportInput) -> None:
+    selection = Selection(select=(), ignore=("FLR",), deselected=("FLR-001", "FLR-002"))
+    result = dataclasses.replace(hall_b3.result, selection=selection)
+    scope = scope_view(result, None, None)
+    assert scope is not None
+    first = scope.excluded[0]
+    assert (first.area, first.label) == ("selection", "Rule selection")
+    assert "2 rules of profile" in first.text and "FLR-001, FLR-002" in first.text
+    # without a selection, no such line
+    plain = scope_view(hall_b3.result, None, None)
+    assert plain is not None and all(e.area != "selection" for e in plain.excluded)
