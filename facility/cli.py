@@ -198,6 +198,7 @@ class OutputFormat(StrEnum):
     markdown = "markdown"
     sarif = "sarif"
     junit = "junit"
+    pdf = "pdf"
 
 
 class DisplayUnits(StrEnum):

@@ -35,7 +35,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 # Values of the check command's choices (facility.cli's FailOn, Language and OutputFormat).
 FAIL_ON = ("error", "warning", "never")
 LANGUAGES = ("en", "zh-CN")
-FORMATS = ("text", "json", "html", "markdown", "sarif", "junit")
+FORMATS = ("text", "json", "html", "markdown", "sarif", "junit", "pdf")
 UNITS = ("si", "us")
 PAPERS = ("a4", "letter")
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from facility import catalog
-from facility.model.cooling import CduFigures
+from facility.messages import localized
+from facility.model.cooling import FLUID_NAMES, CduFigures, Coolant
 from facility.model.equipment import RackFigures
 from facility.model.power import PduType
 from facility.model.site import Provenance, ResolvedRackType, Site
@@ -22,6 +23,7 @@ from facility.report.quantities import format_quantity
 from facility.report.words import confidence_word, counted_kind_word, figure_word
 
 MAX_USERS = 12  # entity ids named in "used by"
+NO_BREAK = "\u00a0"
 
 # figure -> quantity kind, for figures that are plain quantities
 FIGURE_KINDS = {
@@ -91,15 +93,30 @@ def figure_text(name: str, value: Any) -> str:
             "installed": value.installed,
             "required": value.required,
         }
-    if name == "flow_table":
+    if name == "flow_table":  # a point never breaks across lines ("45.0 °C: 177 L/min")
         return "; ".join(
             f"{format_quantity(p.supply_temperature, 'temperature')}: "
-            f"{format_quantity(p.flow, 'volumetric_flow')}"
+            f"{format_quantity(p.flow, 'volumetric_flow')}".replace(" ", NO_BREAK)
             for p in value
         )
+    if name == "flow_table_coolant":
+        return coolant_text(value)
     if name == "cooling":
         return {"liquid": _("liquid"), "air": _("air")}.get(value, str(value))
     return str(value)
+
+
+def coolant_text(coolant: Coolant) -> str:
+    """A coolant for people: 'water', 'propylene glycol, 25 % by volume'."""
+    name = localized(FLUID_NAMES[coolant.fluid])
+    volume, mass = coolant.volume_fraction, coolant.mass_fraction
+    if volume:
+        return _("%(fluid)s, %(share)s by volume") % {
+            "fluid": name, "share": format_quantity(volume, "fraction", 0)}  # fmt: skip
+    if mass:
+        return _("%(fluid)s, %(share)s by mass") % {
+            "fluid": name, "share": format_quantity(mass, "fraction", 0)}  # fmt: skip
+    return name
 
 
 def _row(

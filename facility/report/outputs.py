@@ -31,6 +31,13 @@ SUFFIXES: dict[str, str] = {
     ".md": "markdown",
     ".sarif": "sarif",
     ".xml": "junit",
+    ".pdf": "pdf",
+}
+
+# format -> "module:function" returning bytes, not text (kept apart from RENDERERS: the PDF
+# needs Chromium, which the text renderers' tests and fuzz runs do not start).
+BINARY_RENDERERS: dict[str, str] = {
+    "pdf": "facility.report.pdf:render_pdf",
 }
 
 
@@ -50,8 +57,13 @@ STREAMERS: dict[str, str] = {
 }
 
 
-def render_pieces(fmt: str, report: ReportInput) -> str | Iterable[str]:
-    """The report of ``fmt``: in pieces where the format streams, else as one string."""
+def render_pieces(fmt: str, report: ReportInput) -> str | bytes | Iterable[str]:
+    """The report of ``fmt``: in pieces where the format streams, bytes for a binary format
+    (PDF), else as one string."""
+    if fmt in BINARY_RENDERERS:
+        module, function = BINARY_RENDERERS[fmt].split(":")
+        document: bytes = getattr(importlib.import_module(module), function)(report)
+        return document
     if fmt in STREAMERS:
         module, function = STREAMERS[fmt].split(":")
         pieces: Iterable[str] = getattr(importlib.import_module(module), function)(report)

@@ -21,8 +21,6 @@ from facility import __version__
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER, Rule, RuleText
-from facility.messages import localized
-from facility.model.cooling import FLUID_NAMES, Coolant
 from facility.model.document_control import DocumentControl
 from facility.model.source import Location
 from facility.model.waivers import Waiver
@@ -39,6 +37,7 @@ from facility.report.coverage_view import (
     verdict_sentence,
 )
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
+from facility.report.equipment import coolant_text as _coolant
 from facility.report.failures_view import FailureSection, failure_section
 from facility.report.findings_view import margin_text, missing_text, rule_title
 from facility.report.findings_view import text_cached as text_of
@@ -320,6 +319,7 @@ class ReportView:
     equipment: list[Equipment]
     equipment_note: str
     signoff: SignOff
+    paper: str = "A4"  # the printed page, as CSS @page names it: "A4" or "letter"
     causes: CausesView | None = None  # the root causes on the cover (None: nothing fails)
 
 
@@ -409,8 +409,12 @@ def build_view(report: ReportInput) -> ReportView:
             ],
             signers=_signers(site.info.document),
         ),
+        paper=PAPER_SIZES[report.presentation.paper],
         causes=causes_view(report),
     )
+
+
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}  # --paper -> CSS @page size
 
 
 _STATUS = {
@@ -647,18 +651,6 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
         utilisation_charts(findings, site),
         worst_single_failure(report.failures),
     )
-
-
-def _coolant(coolant: Coolant) -> str:
-    name = localized(FLUID_NAMES[coolant.fluid])
-    volume, mass = coolant.volume_fraction, coolant.mass_fraction
-    if volume:
-        return _("%(fluid)s, %(share)s by volume") % {
-            "fluid": name, "share": format_quantity(volume, "fraction", 0)}  # fmt: skip
-    if mass:
-        return _("%(fluid)s, %(share)s by mass") % {
-            "fluid": name, "share": format_quantity(mass, "fraction", 0)}  # fmt: skip
-    return name
 
 
 def _where(f: Finding) -> str:

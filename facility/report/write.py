@@ -54,7 +54,7 @@ def write_atomically(
 
 
 def write_all_atomically(
-    jobs: Sequence[tuple[Path, Callable[[], str | Iterable[str]]]],
+    jobs: Sequence[tuple[Path, Callable[[], str | bytes | Iterable[str]]]],
     *,
     protected: Iterable[Path] = (),
 ) -> None:
@@ -183,8 +183,9 @@ def _same(one: _Target, other: _Target) -> bool:
 # --- staging and replacing -----------------------------------------------------------------------
 
 
-def _stage(target: Path, text: str | Iterable[str]) -> str:
-    """Write ``text`` to a new temporary file beside ``target``; return its name."""
+def _stage(target: Path, text: str | bytes | Iterable[str]) -> str:
+    """Write ``text`` (or bytes: a PDF) to a new temporary file beside ``target``; return
+    its name."""
     fd, temporary = tempfile.mkstemp(
         prefix=f".{target.name[:_NAME_KEPT]}.", suffix=".tmp", dir=target.parent
     )
@@ -192,6 +193,10 @@ def _stage(target: Path, text: str | Iterable[str]) -> str:
     os.umask(umask)
     try:
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as binary:
+                binary.write(text)
+            return temporary
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             if isinstance(text, str):
                 handle.write(text)
