@@ -292,14 +292,11 @@ def test_runs_are_written_as_the_reports_write_them() -> None:
     assert order.runs(["A01", "A02", "A03", "A05"]) == "A01 … A03, A05"
 
 
-def test_a_campus_sized_diff_with_every_row_different_is_quick() -> None:
-    import time
-
+def test_a_campus_sized_diff_with_every_row_different() -> None:
+    # Correctness at campus size; its speed is measured by benchmarks, never asserted here.
     n = 10_000  # a 10,000-rack campus, each rack's margin a different change
     old = _result(*(_finding(f"R{i}", "pass", 50.0 + i / 1000, 100.0) for i in range(n)))
     new = _result(*(_finding(f"R{i}", "pass", 51.0 + i / 1000, 100.0) for i in range(n)))
-    start = time.perf_counter()
     report = diff_results(old, new)
     text = diff_text(report)
     assert len(report.worse) == n and text.count("▼ rack R") == n
-    assert time.perf_counter() - start < 10  # quadratic would be 10⁸ steps
