@@ -1,9 +1,10 @@
 """Charts as inline SVG, drawn by the tool itself (no library, no script, no network).
 
-Two charts: utilisation bars (normal operation and after the worst single failure, with the
-100 % line) and the floor plan (racks by row and position, with the worst status of each).
-Both read in greyscale: the failure scenario is hatched, statuses carry a letter and a
-pattern as well as a colour. Every text is escaped; element ids are prefixed per chart so
+Two charts: utilisation bars (normal operation and after the single failure each check
+assumes — the other side lost, the largest CDU out …, named in the legend — with the 100 %
+line) and the floor plan (racks by row and position, with the worst status of each, their
+zones and loops). Both read in greyscale: the failure scenario is hatched, statuses carry a
+letter and a pattern as well as a colour, loops a dash as well as a colour. Every text is escaped; element ids are prefixed per chart so
 several charts live in one page. The page shows a table with the same data under each chart.
 """
 

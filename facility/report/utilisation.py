@@ -2,9 +2,9 @@
 
 A rule that compares a load with a capacity (``observed ≤ limit``) gives a utilisation
 ``observed / limit`` for each entity it ran on. Pairs of rules give the same element in
-normal operation and after its worst single failure (PWR-002 / PWR-003 for rack PDUs,
-LIQ-001 / LIQ-002 for a loop's heat, AIR-001 / AIR-002 for a room …). Many identical
-entities (the 8,000 PDUs of a campus) are grouped (rack PDUs by row and side, racks by row
+normal operation and after the single failure the second rule assumes (PWR-002 / PWR-003
+for rack PDUs: the other side lost; LIQ-001 / LIQ-002 for a loop's heat: its largest CDU
+out; AIR-001 / AIR-002 for a room: its redundant air units out …). Many identical entities (the 8,000 PDUs of a campus) are grouped (rack PDUs by row and side, racks by row
 or floor zone) and each group shows its most utilised member.
 
 The result is format-neutral data of the view model: charts draw it as SVG, tables print it.
