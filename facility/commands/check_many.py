@@ -242,19 +242,17 @@ def check_many(
                 configured.append((source, _configured(mine, config, isolated), None))
             except InputError as error:
                 configured.append((source, None, error))
-        good = [options for _s, options, _p in configured if options is not None]
-        plan = good[0] if good else given
-        for other, options in zip(configured, [c[1] for c in configured], strict=True):
-            if options is not None and (options.formats, options.outputs) != (
-                plan.formats,
-                plan.outputs,
-            ):
+        good = [(s, options) for s, options, _p in configured if options is not None]
+        first, plan = good[0] if good else (None, given)
+        for source, options in good:
+            if (options.formats, options.outputs) != (plan.formats, plan.outputs):
+                assert first is not None
                 raise _fail(
                     _(
                         "%(site)s: its configuration file names other outputs than that of "
                         "%(first)s; name the outputs on the command line (-o)"
                     )
-                    % {"site": other[0].name, "first": configured[0][0].name}
+                    % {"site": source.name, "first": first.name}
                 )
         files, stdout_format = _outputs(dataclasses.replace(plan, write_baseline=None))
         slots, combined, per_site = _plan(files, stdout_format)
@@ -286,7 +284,7 @@ def check_many(
             )
         shown, refused = _write(tasks, outcomes, found.skipped, combined, per_site, stdout_format)
     with using_language(lang):
-        _report_problems(outcomes, tasks)
+        _report_problems(outcomes, tasks, written=refused is None)
         if refused is not None:
             from facility.messages import message_of
 
@@ -443,9 +441,12 @@ def _const(text: str) -> Any:
     return lambda: text
 
 
-def _report_problems(outcomes: Iterable[SiteOutcome], tasks: Sequence[_Task]) -> None:
+def _report_problems(
+    outcomes: Iterable[SiteOutcome], tasks: Sequence[_Task], *, written: bool
+) -> None:
     """Every problem of every site that could not be checked, on stderr, in input order;
-    after each site's, what was written of its reports."""
+    after each site's, what was written of its reports (nothing, unless ``written``: the
+    run's files were)."""
     from facility.i18n import ngettext
 
     for outcome, task in zip(outcomes, tasks, strict=True):
@@ -454,7 +455,7 @@ def _report_problems(outcomes: Iterable[SiteOutcome], tasks: Sequence[_Task]) ->
         for problem in outcome.problems:
             _error(_problem_text(problem))
         count = len(outcome.problems)
-        machine = any(
+        machine = written and any(
             s.fmt in (*ERROR_FORMATS, "sarif-run") for s in task.slots if s.name != "baseline"
         )
         text = (

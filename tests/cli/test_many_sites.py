@@ -377,3 +377,34 @@ def test_a_quoted_pattern_is_the_files_it_matches(halls):
     none = run("check", "nothing-*.yaml", *AT)
     assert none.exit_code == 2
     assert "error: nothing-*.yaml: no site file matches the pattern" in none.stderr
+
+
+def test_configuration_files_must_agree_on_the_outputs(halls):
+    for name in ("a", "b"):
+        (halls / name).mkdir()
+        shutil.copy(halls / "small-ready.yaml", halls / name / f"{name}.yaml")
+        (halls / name / "facility.toml").write_text(
+            f'format = ["json"]\noutput = ["{name}.json"]\n'
+        )
+    out = run("check", "a/a.yaml", "b/b.yaml", *AT)
+    assert out.exit_code == 2
+    assert (
+        "b/b.yaml: its configuration file names other outputs than that of a/a.yaml; name the "
+        "outputs on the command line (-o)" in out.stderr
+    )
+    assert not (halls / "a" / "a.json").exists()
+    given = run("check", "a/a.yaml", "b/b.yaml", "-o", "{site}.sarif", *AT)  # the command line's
+    assert given.exit_code in (0, 1), given.output
+    assert sorted(p.name for p in halls.glob("*.sarif")) == ["a.sarif", "b.sarif"]
+
+
+def test_a_refused_output_writes_nothing_for_any_site(halls):
+    (halls / "bad.yaml").write_text(BAD)
+    out = run(
+        "check", "bad.yaml", "hall-b3.yaml", "-o", "all.sarif",
+        "-f", "sarif", "-f", "json", "-o", "hall-b3.yaml", *AT,
+    )  # fmt: skip
+    assert out.exit_code == 2
+    assert "refusing to write the report over the input file hall-b3.yaml" in out.stderr
+    assert "bad.yaml: 2 problems found; none of its reports was written." in out.stderr
+    assert not (halls / "all.sarif").exists() and out.stdout == ""
