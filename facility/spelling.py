@@ -8,6 +8,7 @@ value of the input is named after "got" (null, a list, 'abc').
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ MAX_ECHOED = 80  # characters of a key or value from the input that a message re
 # hours).
 MAX_COMPARED = 1000
 MIN_CONTAINED = 4  # characters of a choice found inside a longer word ('loop' in 'tcs_loop')
+MIN_HEAD = 3  # characters of a first word that a choice may start with ('pdu' of 'pdu_feed')
 
 
 def suggestions(
@@ -47,6 +49,10 @@ def suggestions(
         found = [squeezed[f] for f in _closest(_squeezed(key), list(squeezed), n, 0.8)]
     if not found:  # a word around a key: 'tcs_loop' for 'loop', 'floorzone' for 'zone'
         found = [o for o in lowered if len(o) >= MIN_CONTAINED and o in key][:n]
+    if not found:  # the first word of a key: 'pdu_feed' for 'pdus', 'nominal' for 'nominal_power'
+        head = re.split(r"[_\-. ]", key, maxsplit=1)[0]
+        if len(head) >= MIN_HEAD:
+            found = [o for o in lowered if o.startswith(head) and o != key][:n]
     if not found and len(key) >= one_edit_from:  # one character off ('R9' for 'R1')
         found = [o for o in lowered if _one_edit(key, o)][:n]
     return [lowered[f] for f in found]

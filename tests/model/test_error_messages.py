@@ -77,6 +77,14 @@ def test_an_unknown_key_names_the_closest_key_of_its_place(
     assert mine[0][2] == f"unknown field '{key}'; did you mean '{meant}'?"
 
 
+def test_a_key_written_with_more_words_names_the_key(tmp_path: Path) -> None:
+    text = "site: {name: T}\nracks:\n  - {id: R1, type: gb300-nvl72, pdu_feed: A, zone_id: Z1}\n"
+    assert sorted(_problems(tmp_path, text)) == [
+        (3, "racks[0].pdu_feed", "unknown field 'pdu_feed'; did you mean 'pdus'?"),
+        (3, "racks[0].zone_id", "unknown field 'zone_id'; did you mean 'zone'?"),
+    ]
+
+
 def test_an_unknown_key_with_nothing_close_lists_the_keys_of_its_place(tmp_path: Path) -> None:
     (problem,) = _problems(tmp_path, "site: {name: T}\nrooms: [{id: R, colour: red}]\n")
     assert problem == (
