@@ -31,6 +31,7 @@ from typing import Any
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER
+from facility.messages import localized
 from facility.printable import printable
 from facility.report.anchors import natural_key
 from facility.report.causes import (
@@ -44,7 +45,7 @@ from facility.report.causes import (
 from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.entity_runs import compressed, judged_orders
-from facility.report.findings_view import message, missing_text, working
+from facility.report.findings_view import message, missing_text, text_of, working
 from facility.report.i18n import _, ngettext, npgettext, pgettext, using_language
 from facility.report.words import counted_kind_word, list_separator
 
@@ -168,16 +169,24 @@ class _Text:
         return found
 
     def short(self, f: Finding) -> str:
-        """The figures of a default line: the message, or for a count with a working (a
-        single failure: 'PWR-002 ×4 fail after the loss') that working and the limit — the
-        count alone ('4 violates the limit') says nothing."""
-        if f.status == "fail" and f.kind == "count" and f.observed and f.observed.formula:
-            return _("%(working)s; must be %(relation)s %(limit)s") % {
-                "working": self.worked(f.observed, f.kind),
+        """The figures of a default line: the message, or for a count that says what it counts
+        (a single failure: 'PWR-002 ×4 fail after the loss, passing before') that, the count
+        and the limit — the count alone ('4 violates the limit') says nothing."""
+        observed = f.observed
+        if f.status != "fail" or f.kind != "count" or not observed or not observed.formula:
+            return self.said(f)
+        key = ("count", observed, f.limit, f.relation)
+        found = self._messages.get(key)
+        if found is None:
+            found = self._messages[key] = _(
+                "%(what)s: %(observed)s, must be %(relation)s %(limit)s"
+            ) % {
+                "what": printable(localized(observed.formula)),
+                "observed": text_of(observed.value, f.kind),
                 "relation": f.relation,
-                "limit": self.worked(f.limit, f.kind).rsplit("→ ", 1)[-1],
+                "limit": text_of(f.limit.value if f.limit else None, f.kind),
             }
-        return self.said(f)
+        return found
 
     def entities(self, members: list[Finding], places: bool) -> str:
         """'A01 … A08 (8 racks; file:109)': the members as runs, their count and places."""
