@@ -10,14 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from facility.engine.quantities import Context, Value, known, quantity, scope
+from facility.engine.quantities import Context, Unknown, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Pdu, Rack, Site
 from facility.physics.electrical import (
+    SQRT_THREE,
     apparent_power,
     circuit_apparent_power,
     continuous_capacity,
+    line_current,
+    line_currents,
+    neutral_current,
+    phase_imbalance,
+    shelf_capacity_after_redundancy,
 )
 
 
@@ -628,4 +634,329 @@ def upstream_side_conflicts(ctx: Context, pdu: Pdu) -> Value:
             side=pdu.side,
         ),
         (),
+    )
+
+
+# --- outlet banks and phases ------------------------------------------------------------------
+#
+# A PDU's load (its share of the rack, pdu_load / pdu_load_after_side_loss) is split over its
+# outlet banks: in proportion to the rack supplies each bank states, evenly otherwise. A bank
+# wired line-to-neutral on a three-phase PDU sees V_LL / √3; line-to-line (or on a
+# single-phase PDU), the PDU's voltage. The line currents are the phasor sums of the bank
+# currents (facility.physics.electrical.line_currents), all loads at the rack's one power
+# factor. Upstream, a three-phase PDU without banks is taken as balanced at its inlet (its
+# own bank check is not evaluated); a single-phase PDU needs its inlet_phase.
+
+_PHASE_SLOT = {
+    "L1": (0, 0), "L2": (0, 1), "L3": (0, 2), "L1-L2": (1, 0), "L2-L3": (1, 1), "L3-L1": (1, 2),
+}  # fmt: skip  # connection -> (0: line-to-neutral, 1: line-to-line; index of the phase)
+_MAX_LINE = Message("max over L1, L2, L3 of the phasor sum of the bank currents")
+_IMBALANCE = Message("max |I_i − Ī| / Ī over the line currents (NEMA MG 1)")
+_NEUTRAL = Message("|I_1N + I_2N · a² + I_3N · a|")
+
+
+def _no_banks(pdu: Pdu) -> Value:
+    return Value.unknown(
+        Message("PDU type '%(type)s' has no %(field)s", type=pdu.type_id, field="banks")
+    )
+
+
+def _lacks_circuit(pdu: Pdu) -> Value | None:
+    f = pdu.figures
+    if f.voltage is None or f.phases is None:
+        return Value.unknown(
+            Message(
+                "PDU type '%(type)s' lacks %(first)s or %(second)s",
+                type=pdu.type_id,
+                first="voltage",
+                second="phases",
+            )
+        )
+    return None
+
+
+def _bank_voltage(pdu: Pdu, phase: str) -> float:
+    f = pdu.figures
+    assert f.voltage is not None
+    if f.phases == 3 and "-" not in phase:
+        return f.voltage / SQRT_THREE
+    return f.voltage
+
+
+def _bank_weights(pdu: Pdu) -> list[float]:
+    banks = pdu.figures.banks or []
+    if all(bank.supplies is not None for bank in banks):
+        total = sum(bank.supplies or 0 for bank in banks)
+        return [(bank.supplies or 0) / total for bank in banks]
+    return [1.0 / len(banks)] * len(banks)
+
+
+def _bank_currents(ctx: Context, pdu: Pdu, after_side_loss: bool) -> tuple[float, list[float]]:
+    """The PDU's load [VA] and each bank's current [A]; Unknown when an input is missing."""
+    missing = _lacks_circuit(pdu)
+    if missing is not None:
+        raise Unknown(missing)
+    if not pdu.figures.banks:
+        raise Unknown(_no_banks(pdu))
+    load = known(_pdu_load(ctx, pdu, after_side_loss))
+    currents = [
+        line_current(load * w, _bank_voltage(pdu, bank.phase), 1)
+        for bank, w in zip(pdu.figures.banks, _bank_weights(pdu), strict=True)
+    ]
+    return load, currents
+
+
+def _worst_bank(ctx: Context, pdu: Pdu) -> tuple[int, float, float]:
+    """(index, current, load [VA]) of the bank nearest its derated breaker rating after the
+    rack's other side is lost."""
+    load, currents = _bank_currents(ctx, pdu, after_side_loss=True)
+    banks = pdu.figures.banks or []
+    index = max(
+        range(len(banks)), key=lambda i: currents[i] / (pdu.derating * banks[i].breaker_rating)
+    )
+    return index, currents[index], load
+
+
+@quantity(
+    "pdu",
+    "has_outlet_banks",
+    "boolean",
+    "True when the PDU type declares its outlet banks",
+    reads=(),
+)
+def has_outlet_banks(ctx: Context, pdu: Pdu) -> Value:
+    return Value(float(bool(pdu.figures.banks)))
+
+
+@quantity(
+    "pdu",
+    "has_three_phase_banks",
+    "boolean",
+    "True for a three-phase PDU that declares its outlet banks",
+    reads=(),
+)
+def has_three_phase_banks(ctx: Context, pdu: Pdu) -> Value:
+    return Value(float(bool(pdu.figures.banks) and pdu.figures.phases == 3))
+
+
+@quantity(
+    "pdu",
+    "worst_bank_current_after_side_loss",
+    "current",
+    "Current of the outlet bank nearest its derated breaker after the rack's other side is lost",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
+)
+def worst_bank_current_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
+    index, current, load = _worst_bank(ctx, pdu)
+    bank = (pdu.figures.banks or [])[index]
+    w = _bank_weights(pdu)[index]
+    return Value(
+        current,
+        Message("bank %(bank)s: S_PDU · w / V_bank", bank=bank.id),
+        (
+            ("S_PDU", load, "apparent_power"),
+            ("w", w, "fraction"),
+            ("V_bank", _bank_voltage(pdu, bank.phase), "voltage"),
+        ),
+    )
+
+
+@quantity(
+    "pdu",
+    "worst_bank_rating",
+    "current",
+    "Derated breaker rating of the outlet bank nearest its limit after a side is lost",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
+)
+def worst_bank_rating(ctx: Context, pdu: Pdu) -> Value:
+    index, _, _ = _worst_bank(ctx, pdu)
+    bank = (pdu.figures.banks or [])[index]
+    return Value(
+        pdu.derating * bank.breaker_rating,
+        Message("bank %(bank)s: DF · I_bank", bank=bank.id),
+        (("DF", pdu.derating, "fraction"), ("I_bank", bank.breaker_rating, "current")),
+    )
+
+
+def _pdu_phase_currents(
+    ctx: Context, pdu: Pdu, after_side_loss: bool, *, balanced_without_banks: bool = False
+) -> tuple[list[float], list[float]]:
+    """The PDU's line-to-neutral and line-to-line currents on L1, L2, L3 [A]."""
+    missing = _lacks_circuit(pdu)
+    if missing is not None:
+        raise Unknown(missing)
+    f = pdu.figures
+    assert f.voltage is not None
+    slots: tuple[list[float], list[float]] = ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    if f.phases == 1:
+        if f.inlet_phase is None:
+            raise Unknown(
+                Value.unknown(
+                    Message(
+                        "single-phase PDU type '%(type)s' has no %(field)s",
+                        type=pdu.type_id,
+                        field="inlet_phase",
+                    )
+                )
+            )
+        load = known(_pdu_load(ctx, pdu, after_side_loss))
+        kind, index = _PHASE_SLOT[f.inlet_phase]
+        slots[kind][index] += line_current(load, f.voltage, 1)
+        return slots
+    if not f.banks and balanced_without_banks:
+        load = known(_pdu_load(ctx, pdu, after_side_loss))
+        current = line_current(load, f.voltage, 3)
+        return [current] * 3, [0.0] * 3
+    _, currents = _bank_currents(ctx, pdu, after_side_loss)
+    for bank, current in zip(f.banks or [], currents, strict=True):
+        kind, index = _PHASE_SLOT[bank.phase]
+        slots[kind][index] += current
+    return slots
+
+
+def _line_inputs(lines: tuple[float, float, float]) -> tuple[Any, ...]:
+    return tuple((f"I_{i}", value, "current") for i, value in enumerate(lines, start=1))
+
+
+@quantity(
+    "pdu",
+    "worst_phase_current_after_side_loss",
+    "current",
+    "Current of the PDU's most loaded line after the rack's other side is lost",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
+)
+def worst_phase_current_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
+    ln, ll = _pdu_phase_currents(ctx, pdu, after_side_loss=True)
+    lines = line_currents(ln, ll)
+    return Value(max(lines), _MAX_LINE, _line_inputs(lines))
+
+
+@quantity(
+    "pdu",
+    "phase_current_rating",
+    "current",
+    "Derated rating of the PDU's inlet breaker, per line",
+    reads=(),
+)
+def phase_current_rating(ctx: Context, pdu: Pdu) -> Value:
+    rating = pdu.figures.breaker_rating
+    if rating is None:
+        return Value.unknown(
+            Message(
+                "PDU type '%(type)s' has no %(field)s", type=pdu.type_id, field="breaker_rating"
+            )
+        )
+    return Value(
+        pdu.derating * rating,
+        "DF · I",
+        (("DF", pdu.derating, "fraction"), ("I", rating, "current")),
+    )
+
+
+def _imbalance(ln: list[float], ll: list[float]) -> Value:
+    lines = line_currents(ln, ll)
+    return Value(phase_imbalance(lines), _IMBALANCE, _line_inputs(lines))
+
+
+def _neutral(ln: list[float]) -> Value:
+    return Value(
+        neutral_current(*ln),
+        _NEUTRAL,
+        tuple((f"I_{i}N", value, "current") for i, value in enumerate(ln, start=1)),
+    )
+
+
+@quantity(
+    "pdu",
+    "pdu_phase_imbalance",
+    "fraction",
+    "Imbalance of the PDU's line currents in normal operation (NEMA MG 1 definition)",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
+)
+def pdu_phase_imbalance(ctx: Context, pdu: Pdu) -> Value:
+    return _imbalance(*_pdu_phase_currents(ctx, pdu, after_side_loss=False))
+
+
+@quantity(
+    "pdu",
+    "pdu_neutral_current",
+    "current",
+    "Neutral current of the PDU's line-to-neutral banks in normal operation (fundamental)",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
+)
+def pdu_neutral_current(ctx: Context, pdu: Pdu) -> Value:
+    ln, _ = _pdu_phase_currents(ctx, pdu, after_side_loss=False)
+    return _neutral(ln)
+
+
+def _element_phase_currents(ctx: Context, element: Any) -> tuple[list[float], list[float]]:
+    ln, ll = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    for pdu in ctx.topology.pdus_in_service_below(element.id):
+        pdu_ln, pdu_ll = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
+        ln = [a + b for a, b in zip(ln, pdu_ln, strict=True)]
+        ll = [a + b for a, b in zip(ll, pdu_ll, strict=True)]
+    return ln, ll
+
+
+@quantity(
+    "distribution",
+    "is_three_phase",
+    "boolean",
+    "True for a three-phase busway, panel or RPP",
+    reads=(),
+)
+def is_three_phase(ctx: Context, element: Any) -> Value:
+    return Value(float(element.phases == 3))
+
+
+@quantity(
+    "distribution",
+    "distribution_phase_imbalance",
+    "fraction",
+    "Imbalance of the line currents in normal operation (NEMA MG 1 definition)",
+    reads=("below", "pdus_below.pdu_load"),
+)
+def distribution_phase_imbalance(ctx: Context, element: Any) -> Value:
+    return _imbalance(*_element_phase_currents(ctx, element))
+
+
+@quantity(
+    "distribution",
+    "distribution_neutral_current",
+    "current",
+    "Neutral current of the line-to-neutral loads below, normal operation (fundamental)",
+    reads=("below", "pdus_below.pdu_load"),
+)
+def distribution_neutral_current(ctx: Context, element: Any) -> Value:
+    ln, _ = _element_phase_currents(ctx, element)
+    return _neutral(ln)
+
+
+# --- power shelves ----------------------------------------------------------------------------
+
+
+@quantity(
+    "rack",
+    "shelf_capacity_after_redundancy",
+    "power",
+    "Output of the rack's power shelves with the redundant ones out ((n − r) · P_shelf)",
+    reads=(),
+)
+def shelf_capacity_after_redundancy_of(ctx: Context, rack: Rack) -> Value:
+    f = rack.type.figures
+    for name in ("power_shelves", "power_shelf_rating", "redundant_power_shelves"):
+        if getattr(f, name) is None:
+            return Value.unknown(no_rack_figure(rack, name))
+    assert f.power_shelves is not None and f.redundant_power_shelves is not None
+    assert f.power_shelf_rating is not None
+    return Value(
+        shelf_capacity_after_redundancy(
+            f.power_shelves, f.redundant_power_shelves, f.power_shelf_rating
+        ),
+        "(n − r) · P_shelf",
+        (
+            ("n", f.power_shelves, "count"),
+            ("r", f.redundant_power_shelves, "count"),
+            ("P_shelf", f.power_shelf_rating, "power"),
+        ),
     )

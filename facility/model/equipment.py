@@ -110,6 +110,22 @@ class RackFigures(Strict):
         ge=1,
         le=64,
     )
+    power_shelves: int | None = Field(
+        None,
+        ge=1,
+        le=64,
+        description="Power shelves (or power supplies) that feed the rack's equipment",
+    )
+    power_shelf_rating: Power | None = Field(
+        None, description="Rated output of one power shelf (or power supply)"
+    )
+    redundant_power_shelves: int | None = Field(
+        None,
+        ge=0,
+        le=64,
+        description="Power shelves that are redundancy: the rack runs on the others "
+        "(4 of 8 in N+N, 1 in N+1)",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> RackFigures:
@@ -121,7 +137,7 @@ class RackFigures(Strict):
 # Figures only a rack that draws power has: given for a passive rack, they contradict it.
 _POWERED_ONLY = (
     "nominal_power", "peak_power", "liquid_heat_fraction", "design_flow", "flow_table",
-    "power_inputs_per_side",
+    "power_inputs_per_side", "power_shelves", "power_shelf_rating", "redundant_power_shelves",
 )  # fmt: skip
 
 
@@ -144,6 +160,21 @@ def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
             (
                 ("peak_power", "nominal_power"),
                 Message("%(field)s is below %(other)s", field="peak_power", other="nominal_power"),
+            )
+        )
+    if (
+        f.power_shelves is not None
+        and f.redundant_power_shelves is not None
+        and f.redundant_power_shelves >= f.power_shelves
+    ):
+        found.append(
+            (
+                ("redundant_power_shelves", "power_shelves"),
+                Message(
+                    "%(field)s is not below %(other)s",
+                    field="redundant_power_shelves",
+                    other="power_shelves",
+                ),
             )
         )
     if f.passive:

@@ -94,6 +94,28 @@ class Distribution(Entity):
     side: Id | None = Field(None, description="Power side (A, B) this element belongs to")
 
 
+# The phase (line-to-neutral) or phase pair (line-to-line) a single-phase load is wired to.
+PhaseConnection = Literal["L1", "L2", "L3", "L1-L2", "L2-L3", "L3-L1"]
+
+
+class OutletBank(Strict):
+    """One outlet bank of a rack PDU: a group of outlets behind its own breaker."""
+
+    id: Id = Field(description="Name of the bank on the PDU (e.g. L1, B1)")
+    phase: PhaseConnection = Field(
+        description="Phase (L1: line-to-neutral) or phase pair (L1-L2: line-to-line) of a "
+        "three-phase PDU the bank is wired to; for a single-phase PDU its one circuit"
+    )
+    breaker_rating: Current = Field(description="Rating of the bank's breaker")
+    supplies: int | None = Field(
+        None,
+        ge=0,
+        le=256,
+        description="Rack power supplies plugged into the bank: the PDU's load is split over "
+        "its banks in proportion (evenly over the banks when no bank states it)",
+    )
+
+
 class PduType(Entity):
     """A rack PDU or whip: its inlet circuit."""
 
@@ -105,6 +127,42 @@ class PduType(Entity):
     derating: PositiveFraction | None = Field(
         None, description="Continuous-load factor of this PDU's breaker (else the site convention)"
     )
+    banks: list[OutletBank] | None = Field(
+        None,
+        min_length=1,
+        max_length=48,
+        description="Outlet banks, each with its breaker and phase; the PDU's load is split "
+        "over them (evenly unless each bank states its supplies)",
+    )
+    inlet_phase: PhaseConnection | None = Field(
+        None,
+        description="For a single-phase PDU fed from a three-phase element: the phase (L1) or "
+        "phase pair (L1-L2) its inlet is wired to",
+    )
+
+    @model_validator(mode="after")
+    def _banks_consistent(self) -> PduType:
+        banks = self.banks or []
+        ids = [bank.id for bank in banks]
+        for bank_id in ids:
+            if ids.count(bank_id) > 1:
+                raise ValueError(
+                    Message("%(field)s names bank '%(id)s' twice", field="banks", id=bank_id)
+                )
+        stated = [bank.supplies is not None for bank in banks]
+        if any(stated) and not all(stated):
+            raise ValueError(
+                Message(
+                    "%(field)s: give %(other)s for every bank or for none",
+                    field="banks",
+                    other="supplies",
+                )
+            )
+        if all(stated) and banks and sum(bank.supplies or 0 for bank in banks) == 0:
+            raise ValueError(
+                Message("%(field)s: no bank has %(other)s", field="banks", other="supplies")
+            )
+        return self
 
 
 class Power(Strict):
