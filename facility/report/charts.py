@@ -259,7 +259,7 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
     cw = pitch - GAP  # a rack's box: width, height
     ch = 30.0 if cw >= 30 else float(CELL)
     zone_band, stripe, row_gap = 15.0, 8.0, 10.0
-    line_h = ch + stripe
+    line_h = zone_band + ch + stripe  # each line of a row: its zones' labels, racks, loops
     out_legend, legend_h = _plan_legend(plan, p)
     y0 = legend_h + (16 if columns <= 60 else 4)
     places: list[float] = []
@@ -267,7 +267,7 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
     for row in plan.rows:
         places.append(y)
         lines = max((r.line for r in row.racks), default=0) + 1
-        y += zone_band + lines * line_h + row_gap
+        y += lines * line_h + row_gap
     width = max(label_w + columns * pitch + 8, 600)
     height = y + 2
     title = _("Floor plan: racks by row and position, by worst status, floor zone and TCS loop")
@@ -301,17 +301,16 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
             x1 = label_w + run.first * pitch - 1.5
             x2 = label_w + run.last * pitch + cw + 1.5
             ry = top + run.line * line_h - 1.5
-            name = _("Zone %(zone)s") % {"zone": run.zone}
             tip = ngettext(
                 "Zone %(zone)s: %(n)s rack of %(row)s",
                 "Zone %(zone)s: %(n)s racks of %(row)s",
                 run.racks,
             ) % {"zone": run.zone, "n": f"{run.racks:,}", "row": row.label}
-            label = clip(name, max(int((x2 - x1) / 6.3), 3))
+            label = _zone_label(run.zone, x2 - x1)
             out.append(
                 f'<g class="zone"><title>{escape(tip)}</title>'
                 f'<rect x="{_num(x1)}" y="{_num(ry)}" width="{_num(x2 - x1)}" '
-                f'height="{_num(line_h + 1)}" rx="4" class="zone-region"/>'
+                f'height="{_num(ch + stripe + 1)}" rx="4" class="zone-region"/>'
                 f'<text x="{_num(x1 + 1)}" y="{_num(ry - 3.5)}" class="zone-label">'
                 f"{escape(label)}</text></g>"
             )
@@ -321,6 +320,16 @@ def floor_plan_svg(plan: FloorPlan) -> Markup:
             out.append(_plan_rack(rack, rx, ry, cw, ch, p, marks.get(rack.loop)))
     out.append("</svg>")
     return Markup("\n".join(out))
+
+
+def _zone_label(zone: str, width: float) -> str:
+    """'Zone Z-A' over a region wide enough, else 'Z-A', else the id cut to fit (10 px)."""
+    name = _("Zone %(zone)s") % {"zone": zone}
+    if text_width(name, 10 * 1.08) <= width:
+        return name
+    if text_width(zone, 10 * 1.08) <= width:
+        return zone
+    return clip(zone, max(int(width / 6.5), 2))
 
 
 def _plan_patterns(p: str) -> str:

@@ -228,8 +228,12 @@ def test_a_long_row_keeps_square_boxes_without_ids(hall_b3: ReportInput) -> None
     assert not [t for t in svg.iter(f"{SVG}text") if t.get("class") == "rack-id"]
     box = drawn["A08"].find(f"{SVG}rect")
     assert box is not None and box.get("width") == "22" and box.get("height") == "22"
-    # A01 … A07 then A08 alone at position 60: two regions of zone Z-A in row A
+    # A01 … A07 then A08 alone at position 60: two regions of zone Z-A in row A; the one
+    # around A08 is 22 + 2 × 1.5 = 25 px wide, too narrow for 'Zone Z-A' at 10 px
+    # (8 × 0.6 × 10.8 = 51.8 px, bold), wide enough for 'Z-A' (19.4 px)
     assert [(z.first, z.last) for z in plan.rows[0].zones] == [(0, 6), (59, 59)]
+    zones = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "zone"]
+    assert [_text(g.find(f"{SVG}text")) for g in zones][:2] == ["Zone Z-A", "Z-A"]  # type: ignore[arg-type]
 
 
 def _legend_texts(svg: ET.Element) -> list[str]:
@@ -255,3 +259,22 @@ def test_an_id_a_little_too_long_is_set_smaller_to_fit(hall_b3: ReportInput) -> 
     assert [_text(t) for t in shown] == ["A01-0001"]
     assert "font-size:7.9px" in (shown[0].get("style") or "")
     assert not [t for t in drawn["A02-000002"].iter(f"{SVG}text") if t.get("class") == "rack-id"]
+
+
+def test_wrapped_lines_of_a_row_do_not_overlap(hall_b3: ReportInput) -> None:
+    # 60 racks in no row and without positions wrap after 48: lines 0 and 1. Each line has
+    # its own band for zone labels, so line 1's label sits below line 0's loop stripes.
+    model = hall_b3.site.racks[0]
+    racks = [dataclasses.replace(model, id=f"X{i:02d}", row=None, position=None) for i in range(60)]
+    plan = floor_plan(dataclasses.replace(hall_b3.site, racks=racks), [])
+    assert plan is not None and [z.line for z in plan.rows[0].zones] == [0, 1]
+    svg = _svg(plan)
+    stripes = [line for line in svg.iter(f"{SVG}line") if line.get("class") == "loop-mark"]
+    first_line_bottom = max(float(s.get("y1", "nan")) + 2 for s in stripes[:48])  # 4 px wide
+    zones = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "zone"]
+    second_label = zones[1].find(f"{SVG}text")
+    assert second_label is not None
+    label_top = float(second_label.get("y", "nan")) - 10  # baseline minus the 10 px font
+    assert label_top > first_line_bottom
+    second_region = zones[1].find(f"{SVG}rect")
+    assert second_region is not None and float(second_region.get("y", "nan")) > first_line_bottom
