@@ -14,11 +14,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from facility.report.charts import WIDTH, floor_plan_svg, loop_mark
 from facility.report.context import ReportInput
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.html import render_html
 from facility.report.markdown import render_markdown
+from facility.report.plan_svg import floor_plan_svg, loop_mark
+from facility.report.svg_text import WIDTH
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROW_A = [f"A{i:02d}" for i in range(1, 9)]
