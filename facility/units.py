@@ -663,6 +663,9 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "temperature_difference": ("K", "delta_degC", "delta_degF"),
     "fraction": ("%",),
     "time": ("s", "min", "h", "d"),
+    "bit_rate": ("Gb/s", "Tb/s", "Mb/s"),
+    "data_rate": ("GB/s", "TB/s", "MB/s"),
+    "data_size": ("GB", "TB", "PB", "MB"),
 }
 
 # What people write (lower case, spaces left out) → what they may have meant; each is offered
@@ -670,7 +673,20 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
 # for a power).
 _ALIASES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(
-        ("c", "deg", "degc", "deg_c", "degreec", "degreesc", "celsius", "centigrade", "degcelsius"),
+        (
+            "c",
+            "deg",
+            "degs",
+            "degree",
+            "degrees",
+            "degc",
+            "deg_c",
+            "degreec",
+            "degreesc",
+            "celsius",
+            "centigrade",
+            "degcelsius",
+        ),
         ("degC", "delta_degC"),
     ),
     **dict.fromkeys(
@@ -707,6 +723,11 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("mins",), ("min",)),
 }
 
+# "Gbps" is gigabits per second, "GBps" gigabytes: case tells bits from bytes, so these are
+# read before the aliases, which are compared in lower case.
+_PER_SECOND = re.compile(r"(?P<prefix>[kKmMgGtTpP]?)(?P<symbol>[bB])ps")
+_PREFIXES = {"k": "k", "K": "k", "m": "M", "M": "M", "g": "G", "G": "G", "t": "T", "T": "T"}
+_PREFIXES |= {"p": "P", "P": "P", "": ""}
 _SPELT = re.compile(r'[A-Za-z"%][A-Za-z0-9_/*^." ]*')  # a unit written as a name, maybe wrongly
 _DIGIT_POWER = re.compile(r"(?<=[A-Za-z])([234])(?![0-9])")  # m3/h → m**3/h
 
@@ -736,6 +757,10 @@ def unit_suggestions(unit: str, kind_name: str) -> tuple[str, ...]:
     """Spellings of ``kind_name`` that ``unit`` (refused for that kind) may have meant."""
     if not _SPELT.fullmatch(unit):  # '(kW', 'kW-h', '2kW': malformed, not misspelt
         return ()
+    rate = _PER_SECOND.fullmatch(unit.strip())
+    if rate is not None:
+        spelt = f"{_PREFIXES[rate['prefix']]}{rate['symbol']}/s"
+        return (spelt,) if _fits(spelt, kind_name) else ()
     key = unit.replace(" ", "").lower()
     meant = [m for m in _ALIASES.get(key, ()) if _fits(m, kind_name)]
     if meant:

@@ -171,6 +171,12 @@ def test_nothing_is_suggested_when_nothing_is_close() -> None:
         # t is a tonne: a mass where a power is meant; a ton of refrigeration is a power
         ("3 t", "power", "which is a mass ('t' is read as metric_ton); did you mean '3 ton_of_refrigeration'?"),
         ("90 pct", "fraction", "did you mean '90 %'?"),
+        ("30 degrees", "temperature", "did you mean '30 degC'?"),
+        # case tells bits from bytes: Gbps is gigabits per second (pint reads gigabaud)
+        ("400 Gbps", "bit_rate", "did you mean '400 Gb/s'?"),
+        ("50 GBps", "data_rate", "did you mean '50 GB/s'?"),
+        ("63 amps", "current", "did you mean '63 A'?"),
+        ("1000 kg/m3", "density", "did you mean '1000 kg/m**3'?"),
     ],
 )  # fmt: skip
 def test_a_unit_read_as_something_else_names_the_spelling_meant(
