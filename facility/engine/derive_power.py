@@ -730,6 +730,17 @@ def has_outlet_banks(ctx: Context, pdu: Pdu) -> Value:
 
 @quantity(
     "pdu",
+    "bank_check_applies",
+    "boolean",
+    "False only for a PDU type that declares it has no outlet banks (banks: [])",
+    reads=(),
+)
+def bank_check_applies(ctx: Context, pdu: Pdu) -> Value:
+    return Value(float(pdu.figures.banks != []))
+
+
+@quantity(
+    "pdu",
     "has_three_phase_banks",
     "boolean",
     "True for a three-phase PDU that declares its outlet banks",

@@ -129,10 +129,10 @@ class PduType(Entity):
     )
     banks: list[OutletBank] | None = Field(
         None,
-        min_length=1,
         max_length=48,
         description="Outlet banks, each with its breaker and phase; the PDU's load is split "
-        "over them (evenly unless each bank states its supplies)",
+        "over them (evenly unless each bank states its supplies). [] for a whip or PDU "
+        "without branch breakers: its inlet breaker is its only one",
     )
     inlet_phase: PhaseConnection | None = Field(
         None,
