@@ -323,14 +323,15 @@ class SiteOutcome:
 
 
 def worst_exit(outcomes: Iterable[SiteOutcome]) -> int:
-    """The run's exit code: 2 when a site had bad input, else 1 when one failed, else 0."""
-    return max((o.exit_code for o in outcomes), default=0)
+    """The run's exit code: 2 when a site had bad input, else 1 when one failed, else 0 (2
+    for no site at all: never ready by omission)."""
+    return max((o.exit_code for o in outcomes), default=2)
 
 
 def worst_verdict(outcomes: Iterable[SiteOutcome]) -> str:
     """The portfolio's verdict: the worst of its sites' (``error`` above all)."""
     verdicts = [o.verdict for o in outcomes]
-    return min(verdicts, key=VERDICT_ORDER.index) if verdicts else "ready"
+    return min(verdicts, key=VERDICT_ORDER.index) if verdicts else "error"  # none: not ready
 
 
 # --- running the checks, in this process or in workers -------------------------------------------
