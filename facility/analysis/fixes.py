@@ -1,0 +1,648 @@
+"""The fix for each failing finding: the smallest change of one input that makes it pass.
+
+For a failing finding the rule's *levers* are tried: an input on the limit side (one more PDU
+per side, a higher breaker rating, one more CDU or air unit of the model already there, a floor
+rated higher, more power shelves) or on the observed side (cap the rack type's peak power,
+spread the mass over a larger area, a larger design coolant rise). Each lever is a list of
+candidate values ordered from the smallest change to the largest (whole steps: a count, a
+standard breaker rating, 0.1 kW, 0.1 kPa, 0.01 m², 0.1 K), so the value proposed is already
+rounded the safe way. The smallest candidate that passes is found by bisection (the rule's
+physics is monotone in each lever), re-running only the rule on its entity, each run counted.
+
+A candidate is then *verified*: the whole check (the audit, and the single-failure analysis
+when the rule set judges single failures) runs on the changed site; the fix is offered only
+when the finding passes there and no other finding is worse (a pass that becomes a failure or
+not evaluated; an entity the change adds that fails). A rule with no lever, or whose levers
+find nothing verified, gets none: its report shows "no computed fix: see remediation" and
+the rule's ``remediation`` list.
+
+Findings with the same rule and the same figures (64 identical rack PDUs) are searched once:
+the levers act on what the site file states for all of them (the rack type, the row's PDUs,
+the PDU type, the zone, the loop), and the verified run shows which of them the fix also
+makes pass. The site is never changed: each candidate is a new site (``dataclasses.replace``)
+whose relations are built anew.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from facility.analysis.failures import FAILURE_SCOPE, analyse_failures, single_failure_findings
+from facility.engine.evaluate import audit, evaluate_entities
+from facility.engine.findings import AuditResult, Finding
+from facility.engine.quantities import scopes
+from facility.engine.rules import Rule, RuleSet
+from facility.messages import Message
+from facility.model.site import Pdu, Rack, Site
+
+# Breaker ratings of rack PDUs as sold (A): a higher rating is the next of these.
+STANDARD_RATINGS = (16.0, 20.0, 24.0, 30.0, 32.0, 40.0, 50.0, 60.0, 63.0, 80.0, 100.0, 125.0)
+MORE_COUNT = 8  # at most this many more PDUs per side, CDUs, air units or shelves
+_STATUS_RANK = {"pass": 0, "waived": 0, "not_evaluated": 1, "fail": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One input of the site file changed: ``field`` of the ``kind`` entry ``id``."""
+
+    kind: str  # rack_type, row, rack, pdu_type, floor_zone, tcs_loop, room
+    id: str
+    field: str  # the site file's field: peak_power, pdus_per_side, breaker_rating, …
+    quantity: str  # the quantity kind of before/after (count, power, current, pressure, …)
+    before: float
+    after: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A verified change that makes a failing finding pass."""
+
+    lever: str  # more_pdus, pdu_rating, cap_power, more_shelves, floor_rating, spread, …
+    changes: tuple[Change, ...]
+    after: Finding  # the finding re-run on the changed site: passes; its observed and limit
+    # carry the working (n · √3 · V_LL · I · DF, with n = 5 … → 181.1 kVA ≥ 163.2 kVA)
+    params: dict[str, str] = field(default_factory=dict)  # ids the sentence names
+
+    def text(self, fmt: Callable[[float, str], str] | None = None) -> Message:
+        """The fix as a sentence, its figures formatted by ``fmt(value, kind)`` (the report's
+        formatter, in its units; plain SI when None)."""
+        return fix_text(self, fmt or plain)
+
+
+@dataclass(slots=True)
+class FindingFixes:
+    """The fixes of one failing finding; none: see the rule's remediation list."""
+
+    finding: str  # the finding's id
+    rule: str
+    fixes: list[Fix] = field(default_factory=list)
+
+    @property
+    def note(self) -> Message | None:
+        return None if self.fixes else Message("no computed fix: see remediation")
+
+
+@dataclass(slots=True)
+class Counts:
+    """Work done, for the tests' bounds: rule re-runs in the search, whole checks run."""
+
+    groups: int = 0
+    rule_runs: int = 0
+    checks: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Lever:
+    name: str
+    change: Change  # with after = the candidate's value (filled per candidate)
+    candidates: tuple[float, ...]  # smallest change first
+    apply: Callable[[Site, float], Site]
+    params: dict[str, str]
+
+
+def fixes(
+    site: Site,
+    ruleset: RuleSet,
+    result: AuditResult,
+    *,
+    as_of: Any = None,
+    counts: Counts | None = None,
+) -> dict[str, FindingFixes]:
+    """The fixes of every failing finding of ``result`` (``site`` checked under ``ruleset``),
+    by finding id. ``as_of`` is the report date (:func:`facility.check.run_check`'s)."""
+    counts = counts if counts is not None else Counts()
+    base = _judge(site, ruleset, as_of, counts)
+    failing = [f for f in result.findings if f.status == "fail" and f.id in base]
+    # A single failure (RED-001) fails because a check fails after a loss: the fixes of the
+    # checks themselves come first, and one that makes it pass too is its fix as well.
+    failing.sort(key=lambda f: f.entity_kind == FAILURE_SCOPE)
+    out = {f.id: FindingFixes(f.id, f.rule) for f in failing}
+    verified: list[tuple[Fix, dict[str, Finding]]] = []
+    done: set[str] = set()
+    for finding in failing:
+        if finding.id in done:
+            continue
+        done.add(finding.id)
+        rule = ruleset.by_code(finding.rule)
+        if rule is None:
+            continue
+        counts.groups += 1
+        same = [
+            f.id
+            for f in failing
+            if f.id not in done and f.rule == finding.rule and _figures(f) == _figures(finding)
+        ]
+        found = []
+        if finding.entity_kind == FAILURE_SCOPE:
+            found = [
+                (fix, judged)
+                for fix, judged in verified
+                if _passes_in(judged, finding.id) and _no_worse(base, judged, finding.id)
+            ]
+        if not found:
+            for lever in _levers(site, finding):
+                searched = _search(site, ruleset, rule, finding, lever, as_of, counts)
+                if searched is not None and _no_worse(base, searched[1], finding.id):
+                    found.append(searched)
+                    verified.append(searched)
+        for fix, judged in found:
+            for fid in (finding.id, *same):  # the same change, judged on the same run
+                if _passes_in(judged, fid) and all(
+                    f.changes != fix.changes for f in out[fid].fixes
+                ):
+                    out[fid].fixes.append(dataclasses.replace(fix, after=judged[fid]))
+        done.update(f for f in same if out[f].fixes)
+    return out
+
+
+def _passes_in(judged: dict[str, Finding], fid: str) -> bool:
+    after = judged.get(fid)
+    return after is not None and after.status == "pass"
+
+
+def _figures(f: Finding) -> tuple[Any, ...]:
+    return (
+        f.observed.value if f.observed else None,
+        f.limit.value if f.limit else None,
+        f.entity_kind,
+    )
+
+
+def _judge(site: Site, ruleset: RuleSet, as_of: Any, counts: Counts) -> dict[str, Finding]:
+    """Every finding of the whole check of ``site``, as run_check makes them (no waivers)."""
+    counts.checks += 1
+    result = audit(site, ruleset, as_of=as_of)
+    judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
+    if judging:
+        failures = analyse_failures(site, ruleset, result)
+        result.findings += single_failure_findings(site, ruleset, judging, failures)
+    return {f.id: f for f in result.findings}
+
+
+def _no_worse(base: dict[str, Finding], judged: dict[str, Finding], target: str) -> bool:
+    """No finding but ``target`` is worse on the changed site; none it adds fails."""
+    for fid, after in judged.items():
+        before = base.get(fid)
+        if before is None:
+            if after.status == "fail":
+                return False
+        elif fid != target and _STATUS_RANK[after.status] > _STATUS_RANK[before.status]:
+            return False
+    return True
+
+
+def _rerun(
+    site: Site, ruleset: RuleSet, rule: Rule, finding: Finding, as_of: Any, counts: Counts
+) -> Finding | None:
+    """The finding's rule on its entity of ``site`` (the whole check for a single failure)."""
+    if rule.spec.scope == FAILURE_SCOPE:
+        return _judge(site, ruleset, as_of, counts).get(finding.id)
+    counts.rule_runs += 1
+    scope = rule.spec.scope
+    entity = next((e for i, e in scopes()[scope].entities(site) if i == finding.entity_id), None)
+    if entity is None:
+        return None
+    found = evaluate_entities(site, ruleset, [rule], {scope: [(finding.entity_id, entity)]})
+    return found[0] if found else None
+
+
+def _search(
+    site: Site,
+    ruleset: RuleSet,
+    rule: Rule,
+    finding: Finding,
+    lever: _Lever,
+    as_of: Any,
+    counts: Counts,
+) -> tuple[Fix, dict[str, Finding]] | None:
+    """The smallest candidate of ``lever`` that makes ``finding`` pass, verified by the whole
+    check; None when the largest does not, or the whole check does not confirm it."""
+
+    def passes(i: int) -> Finding | None:
+        after = _rerun(
+            lever.apply(site, lever.candidates[i]), ruleset, rule, finding, as_of, counts
+        )
+        return after if after is not None and after.status == "pass" else None
+
+    if not lever.candidates or passes(len(lever.candidates) - 1) is None:
+        return None
+    low, high = -1, len(lever.candidates) - 1  # candidates[high] passes, candidates[low] not
+    while high - low > 1:
+        mid = (low + high) // 2
+        if passes(mid) is not None:
+            high = mid
+        else:
+            low = mid
+    value = lever.candidates[high]
+    changed = lever.apply(site, value)
+    judged = _judge(changed, ruleset, as_of, counts)
+    after = judged.get(finding.id)
+    if after is None or after.status != "pass":
+        return None
+    change = dataclasses.replace(lever.change, after=value)
+    return Fix(lever.name, (change,), after, lever.params), judged
+
+
+# --- levers: what each rule's fix may change ----------------------------------------------
+
+
+def _levers(site: Site, finding: Finding) -> list[_Lever]:
+    rule, kind, eid = finding.rule, finding.entity_kind, finding.entity_id
+    rack = _rack_of(site, kind, eid)
+    out: list[_Lever | None] = []
+    if rule == "PWR-001" and rack is not None:
+        out += [_more_pdus(site, rack), *_pdu_ratings(site, rack), _cap_power(site, rack)]
+    elif rule in ("PWR-002", "PWR-003") and rack is not None:
+        pdu = site.pdus.get(eid)
+        out += [*_pdu_ratings(site, rack, pdu), _cap_power(site, rack)]
+    elif rule == "PWR-021" and rack is not None:
+        out += [_more_shelves(site, rack), _cap_power(site, rack)]
+    elif rule == "FLR-001" and rack is not None:
+        out += [_zone_rating(site, rack.zone, "uniform_load_rating", 100.0), _spread(site, rack)]
+    elif rule == "FLR-002" and rack is not None:
+        out += [_zone_rating(site, rack.zone, "concentrated_load_rating", 10.0)]
+    elif rule == "FLR-006" and rack is not None:
+        out += [_zone_rating(site, rack.zone, "rolling_load_rating", 10.0)]
+    elif rule == "FLR-003":
+        out += [_zone_rating(site, eid, "uniform_load_rating", 100.0)]
+    elif rule in ("LIQ-001", "LIQ-002", "LIQ-014"):
+        out += [_more_cdus(site, eid)]
+    elif rule in ("LIQ-003", "LIQ-004"):
+        out += [_more_cdus(site, eid), _design_rise(site, eid)]
+    elif rule in ("AIR-001", "AIR-002"):
+        out += [_more_air_units(site, eid)]
+    elif rule == "RED-001":
+        lost, _, element = eid.partition(":")
+        if lost == "rack_side" and rack is not None:
+            out += [_more_pdus(site, rack), *_pdu_ratings(site, rack), _cap_power(site, rack)]
+        elif lost in ("cdu", "cdu_pump") and element in site.cdus:
+            out += [_more_cdus(site, site.cdus[element].loop)]
+        elif lost == "air_unit" and element in site.air_units:
+            out += [_more_air_units(site, site.air_units[element].room)]
+    return [lever for lever in out if lever is not None]
+
+
+def _rack_of(site: Site, kind: str, eid: str) -> Rack | None:
+    by_id = site.topology.rack_by_id
+    if kind == "rack":
+        return by_id.get(eid)
+    if kind == "pdu" and eid in site.pdus:
+        return by_id.get(site.pdus[eid].rack)
+    if kind == "single_failure" and eid.startswith("rack_side:"):
+        return by_id.get(eid.split(":")[1])
+    return None
+
+
+def _steps(current: float, step: float, stop: float) -> tuple[float, ...]:
+    """current ± whole steps toward ``stop``, each rounded to the step's grid."""
+    up = stop > current
+    start = (math.floor if up else math.ceil)(round(current / step, 9))
+    out = []
+    k = start + (1 if up else -1)
+    while (k * step <= stop) if up else (k * step >= stop):
+        out.append(round(k * step, 9))
+        k += 1 if up else -1
+    return tuple(out)
+
+
+def _racks_where(site: Site, rack: Rack) -> list[Rack]:
+    """The racks the site file declares together with ``rack``: its row's, else itself."""
+    if rack.row is None:
+        return [rack]
+    return [r for r in site.racks if r.row == rack.row]
+
+
+def _more_pdus(site: Site, rack: Rack) -> _Lever | None:
+    if not rack.pdus:
+        return None
+    n = min(len(pdus) for pdus in rack.pdus.values())
+    members = {r.id for r in _racks_where(site, rack)}
+
+    def apply(s: Site, count: float) -> Site:
+        changed = {}
+        for r in s.racks:
+            if r.id not in members:
+                continue
+            sides = {}
+            for side, pdus in r.pdus.items():
+                total = max(int(count), len(pdus))
+                added = [
+                    dataclasses.replace(pdus[-1], id=f"{r.id}-{side}{i}")
+                    for i in range(len(pdus) + 1, total + 1)
+                ]
+                sides[side] = [
+                    dataclasses.replace(p, position_on_side=i, pdus_on_side=total)
+                    for i, p in enumerate([*pdus, *added])
+                ]
+            changed[r.id] = dataclasses.replace(r, pdus=sides)
+        return _with_racks(s, changed)
+
+    owner = ("row", rack.row) if rack.row is not None else ("rack", rack.id)
+    change = Change(*owner, "pdus_per_side", "count", float(n), float(n))
+    candidates = tuple(float(n + k) for k in range(1, MORE_COUNT + 1))
+    return _Lever("more_pdus", change, candidates, apply, {"where": owner[1], "of": owner[0]})
+
+
+def _pdu_ratings(site: Site, rack: Rack, only: Pdu | None = None) -> list[_Lever | None]:
+    types = {only.type_id: only} if only is not None else {}
+    if only is None:
+        for pdus in rack.pdus.values():
+            for p in pdus:
+                types.setdefault(p.type_id, p)
+    out: list[_Lever | None] = []
+    for type_id, pdu in sorted(types.items()):
+        current = pdu.figures.breaker_rating
+        if current is None:
+            continue
+
+        def apply(s: Site, rating: float, type_id: str = type_id) -> Site:
+            changed = {}
+            for r in s.racks:
+                if any(p.type_id == type_id for ps in r.pdus.values() for p in ps):
+                    sides = {
+                        side: [
+                            dataclasses.replace(
+                                p, figures=p.figures.model_copy(update={"breaker_rating": rating})
+                            )
+                            if p.type_id == type_id
+                            else p
+                            for p in ps
+                        ]
+                        for side, ps in r.pdus.items()
+                    }
+                    changed[r.id] = dataclasses.replace(r, pdus=sides)
+            return _with_racks(s, changed)
+
+        change = Change("pdu_type", type_id, "breaker_rating", "current", current, current)
+        candidates = tuple(a for a in STANDARD_RATINGS if a > current)
+        out.append(_Lever("pdu_rating", change, candidates, apply, {"type": type_id}))
+    return out
+
+
+def _with_racks(site: Site, changed: dict[str, Rack]) -> Site:
+    """``site`` with the racks ``changed`` (by id) and their PDUs; relations built anew."""
+    racks = [changed.get(r.id, r) for r in site.racks]
+    pdus = {p.id: p for r in racks for ps in r.pdus.values() for p in ps}
+    locations = dict(site.locations)
+    for pdu in pdus.values():
+        locations.setdefault(("pdu", pdu.id), pdu.location)
+    return dataclasses.replace(site, racks=racks, pdus=pdus, locations=locations)
+
+
+def _with_type_figures(site: Site, type_id: str, update: Callable[[Any], dict[str, Any]]) -> Site:
+    """``site`` with the figures of every rack of type ``type_id`` updated."""
+    made: dict[int, Any] = {}
+    changed = {}
+    for r in site.racks:
+        if r.type.id != type_id:
+            continue
+        new = made.get(id(r.type))
+        if new is None:
+            figures = r.type.figures
+            new = made[id(r.type)] = dataclasses.replace(
+                r.type, figures=figures.model_copy(update=update(figures))
+            )
+        changed[r.id] = dataclasses.replace(r, type=new)
+    types = dict(site.rack_types)
+    if type_id in types:
+        old = types[type_id]
+        types[type_id] = dataclasses.replace(
+            old, figures=old.figures.model_copy(update=update(old.figures))
+        )
+    return dataclasses.replace(_with_racks(site, changed), rack_types=types)
+
+
+def _cap_power(site: Site, rack: Rack) -> _Lever | None:
+    peak = rack.type.figures.peak_power
+    if peak is None or peak <= 0:
+        return None
+
+    def apply(s: Site, cap: float) -> Site:
+        def update(f: Any) -> dict[str, Any]:
+            nominal = f.nominal_power
+            return {
+                "peak_power": cap,
+                "nominal_power": None if nominal is None else min(nominal, cap),
+            }
+
+        return _with_type_figures(s, rack.type.id, update)
+
+    change = Change("rack_type", rack.type.id, "peak_power", "power", peak, peak)
+    return _Lever("cap_power", change, _steps(peak, 100.0, 100.0), apply, {"type": rack.type.id})
+
+
+def _more_shelves(site: Site, rack: Rack) -> _Lever | None:
+    shelves = getattr(rack.type.figures, "power_shelves", None)
+    if shelves is None:
+        return None
+
+    def apply(s: Site, n: float) -> Site:
+        return _with_type_figures(s, rack.type.id, lambda f: {"power_shelves": int(n)})
+
+    change = Change("rack_type", rack.type.id, "power_shelves", "count", shelves, shelves)
+    candidates = tuple(float(shelves + k) for k in range(1, MORE_COUNT + 1))
+    return _Lever("more_shelves", change, candidates, apply, {"type": rack.type.id})
+
+
+def _spread(site: Site, rack: Rack) -> _Lever | None:
+    fp = rack.type.figures.footprint
+    if fp is None or not fp.width or not fp.depth:
+        return None
+    area = fp.width * fp.depth
+
+    def apply(s: Site, a: float) -> Site:
+        def update(f: Any) -> dict[str, Any]:
+            return {"footprint": f.footprint.model_copy(update={"depth": a / f.footprint.width})}
+
+        return _with_type_figures(s, rack.type.id, update)
+
+    change = Change("rack_type", rack.type.id, "footprint_area", "area", area, area)
+    return _Lever("spread", change, _steps(area, 0.01, 4 * area), apply, {"type": rack.type.id})
+
+
+def _zone_rating(site: Site, zone_id: str | None, name: str, step: float) -> _Lever | None:
+    zone = site.zones.get(zone_id or "")
+    current = getattr(zone, name, None) if zone is not None else None
+    if zone is None or current is None:
+        return None
+
+    def apply(s: Site, v: float) -> Site:
+        zones = {**s.zones, zone.id: s.zones[zone.id].model_copy(update={name: v})}
+        return dataclasses.replace(s, zones=zones)
+
+    kind = "pressure" if name == "uniform_load_rating" else "force"
+    change = Change("floor_zone", zone.id, name, kind, current, current)
+    return _Lever(
+        "floor_rating", change, _steps(current, step, 4 * current), apply, {"zone": zone.id}
+    )
+
+
+def _next_id(taken: Sequence[str], model: str) -> Callable[[int], str]:
+    """Ids for added copies of ``model``: its trailing number counted on (CDU-A2 → CDU-A3)."""
+    stem = model.rstrip("0123456789")
+    digits = model[len(stem) :]
+    start = int(digits) if digits else 1
+    used = set(taken)
+
+    def name(k: int) -> str:
+        n = start + k
+        candidate = f"{stem}{n}" if digits else f"{model}-{n}"
+        while candidate in used:
+            n += 100
+            candidate = f"{stem}{n}" if digits else f"{model}-{n}"
+        return candidate
+
+    return name
+
+
+def _more_cdus(site: Site, loop_id: str | None) -> _Lever | None:
+    loop = site.loops.get(loop_id or "")
+    if loop is None or not loop.cdus:
+        return None
+    cdus = [site.cdus[c] for c in loop.cdus if c in site.cdus]
+    if not cdus:
+        return None
+    model = max(cdus, key=lambda c: (c.figures.capacity or 0.0, c.id))
+    ids = _next_id(list(site.cdus), max(c.id for c in cdus))
+
+    def apply(s: Site, n: float) -> Site:
+        added = {}
+        for k in range(1, int(n) - len(loop.cdus) + 1):
+            new_id = ids(k)
+            added[new_id] = dataclasses.replace(
+                model, id=new_id, spec=model.spec.model_copy(update={"id": new_id})
+            )
+        loops = {**s.loops, loop.id: loop.model_copy(update={"cdus": [*loop.cdus, *added]})}
+        locations = {**s.locations, **{("cdu", c): model.location for c in added}}
+        return dataclasses.replace(s, cdus={**s.cdus, **added}, loops=loops, locations=locations)
+
+    n = len(loop.cdus)
+    change = Change("tcs_loop", loop.id, "cdus", "count", float(n), float(n))
+    candidates = tuple(float(n + k) for k in range(1, MORE_COUNT + 1))
+    return _Lever("more_cdus", change, candidates, apply, {"loop": loop.id, "model": model.id})
+
+
+def _design_rise(site: Site, loop_id: str) -> _Lever | None:
+    racks = [r for r in site.racks if r.loop == loop_id and r.type.figures.design_coolant_rise]
+    types = sorted({r.type.id for r in racks})
+    if len(types) != 1:
+        return None  # one rack type on the loop: one input to change
+    rise = racks[0].type.figures.design_coolant_rise
+    assert rise is not None
+
+    def apply(s: Site, v: float) -> Site:
+        return _with_type_figures(s, types[0], lambda f: {"design_coolant_rise": v})
+
+    change = Change(
+        "rack_type", types[0], "design_coolant_rise", "temperature_difference", rise, rise
+    )
+    candidates = _steps(rise, 0.1, 3 * rise)
+    return _Lever("design_rise", change, candidates, apply, {"type": types[0]})
+
+
+def _more_air_units(site: Site, room: str | None) -> _Lever | None:
+    units = [u for u in site.air_units.values() if u.room == room and room is not None]
+    if not units:
+        return None
+    model = max(units, key=lambda u: (u.sensible_capacity or 0.0, u.id))
+    ids = _next_id(list(site.air_units), max(u.id for u in units))
+
+    def apply(s: Site, n: float) -> Site:
+        added = {
+            ids(k): model.model_copy(update={"id": ids(k)})
+            for k in range(1, int(n) - len(units) + 1)
+        }
+        return dataclasses.replace(s, air_units={**s.air_units, **added})
+
+    n = len(units)
+    change = Change("room", str(room), "air_units", "count", float(n), float(n))
+    candidates = tuple(float(n + k) for k in range(1, MORE_COUNT + 1))
+    return _Lever(
+        "more_air_units", change, candidates, apply, {"room": str(room), "model": model.id}
+    )
+
+
+# --- words ----------------------------------------------------------------------------------
+
+
+def plain(value: float, kind: str) -> str:
+    """A figure in SI for a message without the report's formatter."""
+    if kind == "count":
+        return f"{value:g}"
+    unit, scale, decimals = _PLAIN.get(kind, ("", 1.0, 3))
+    return f"{value / scale:,.{decimals}f} {unit}".strip()
+
+
+_PLAIN = {
+    "power": ("kW", 1000.0, 1),
+    "current": ("A", 1.0, 0),
+    "pressure": ("kPa", 1000.0, 1),
+    "force": ("kN", 1000.0, 2),
+    "area": ("m²", 1.0, 2),
+    "temperature_difference": ("K", 1.0, 1),
+}
+
+
+def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
+    """The fix's sentence: 'a 5th PDU per side …'; its figures in ``fmt``."""
+    c = fix.changes[0]
+    before, after, p = fmt(c.before, c.quantity), fmt(c.after, c.quantity), fix.params
+    if fix.lever == "more_pdus" and p.get("of") == "row":
+        return Message(
+            "row %(row)s: %(after)s PDUs per side on each rack (now %(before)s), the added ones "
+            "of the type already there",
+            row=p["where"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "more_pdus":
+        return Message(
+            "rack %(rack)s: %(after)s PDUs per side (now %(before)s), the added ones of the "
+            "type already there",
+            rack=p["where"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "pdu_rating":
+        return Message(
+            "PDUs of type %(type)s rated %(after)s (now %(before)s)",
+            type=p["type"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "cap_power":
+        return Message(
+            "cap the peak power of rack type %(type)s at %(after)s (now %(before)s)",
+            type=p["type"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "more_shelves":
+        return Message(
+            "%(after)s power shelves in rack type %(type)s (now %(before)s)",
+            type=p["type"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "spread":
+        return Message(
+            "spread each rack of type %(type)s over at least %(after)s, e.g. with a "
+            "load-spreading plate (now %(before)s)",
+            type=p["type"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "floor_rating":
+        return Message(
+            "a floor in zone %(zone)s rated %(after)s (%(field)s, now %(before)s)",
+            zone=p["zone"], field=c.field, after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "more_cdus":
+        return Message(
+            "loop %(loop)s: %(after)s CDUs (now %(before)s), the added ones of the model of "
+            "%(model)s",
+            loop=p["loop"], model=p["model"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "design_rise":
+        return Message(
+            "a design coolant rise of at least %(after)s for rack type %(type)s (now %(before)s)",
+            type=p["type"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "more_air_units":
+        return Message(
+            "room %(room)s: %(after)s air units (now %(before)s), the added ones like %(model)s",
+            room=p["room"], model=p["model"], after=after, before=before,
+        )  # fmt: skip
+    raise ValueError(f"unknown lever {fix.lever}")
