@@ -9,7 +9,7 @@ printing the HTML report from a browser.
 
 Chromium runs with no network (the page is self-contained, and every host name resolves to
 nothing), in a profile directory of its own that is removed afterwards, and is stopped after
-:data:`TIMEOUT` seconds. It is found by ``FACILITY_CHROMIUM``, else as ``chromium``,
+:func:`timeout` seconds. It is found by ``FACILITY_CHROMIUM``, else as ``chromium``,
 ``chromium-browser`` or ``google-chrome`` on ``PATH``.
 
 Reproducible: Chromium stamps the PDF with the time it printed it; that time is replaced by
@@ -32,7 +32,11 @@ from facility.messages import Message
 from facility.report.context import ReportInput
 from facility.report.html import render_html
 
-TIMEOUT = 180  # seconds: a campus of 10,000 racks prints in well under a minute
+# How long Chromium may take [s]: a minute, plus a minute per MB of HTML. Measured on two
+# shared cores: Hall B3 (0.17 MB of HTML, 27 A4 pages) takes 16 s for the whole run; a
+# 2,000-rack campus (2.3 MB of HTML, 321 pages) prints in 77 s, within its 198 s.
+TIMEOUT_BASE = 60.0
+TIMEOUT_PER_MB = 60.0
 NAMES = ("chromium", "chromium-browser", "google-chrome")
 FLAGS = (
     "--headless",
@@ -74,6 +78,7 @@ def render_pdf(report: ReportInput) -> bytes:
     """The PDF report of ``report``: its HTML report printed on ``report.presentation.paper``."""
     chromium = find_chromium()
     html = render_html(report)
+    seconds = timeout(len(html.encode("utf-8")))
     with tempfile.TemporaryDirectory(prefix="facility-pdf-") as work:
         page = Path(work) / "report.html"
         out = Path(work) / "report.pdf"
@@ -90,7 +95,7 @@ def render_pdf(report: ReportInput) -> bytes:
                 command,
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
-                timeout=TIMEOUT,
+                timeout=seconds,
                 check=False,
             )
         except subprocess.TimeoutExpired:
@@ -98,7 +103,7 @@ def render_pdf(report: ReportInput) -> bytes:
                 Message(
                     "Chromium (%(path)s) did not print the PDF report within %(seconds)s s",
                     path=chromium,
-                    seconds=TIMEOUT,
+                    seconds=f"{seconds:.0f}",
                 )
             ) from None
         except OSError as error:
@@ -121,6 +126,11 @@ def render_pdf(report: ReportInput) -> bytes:
                 )
             )
         return stamped(out.read_bytes(), report)
+
+
+def timeout(html_bytes: int) -> float:
+    """The seconds Chromium may take to print an HTML report of ``html_bytes`` bytes."""
+    return TIMEOUT_BASE + TIMEOUT_PER_MB * html_bytes / 1e6
 
 
 def stamped(pdf: bytes, report: ReportInput) -> bytes:

@@ -64,6 +64,28 @@ def test_a_chromium_that_fails_is_exit_2_and_nothing_written(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chromium", "report.pdf"]
 
 
+def test_a_chromium_that_hangs_is_stopped(tmp_path: Path, monkeypatch) -> None:
+    import facility.report.pdf as pdf
+
+    monkeypatch.setattr(pdf, "TIMEOUT_BASE", 1.0)
+    monkeypatch.setattr(pdf, "TIMEOUT_PER_MB", 0.0)
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\nexec sleep 30\n", encoding="utf-8")  # exec: killed itself
+    fake.chmod(0o755)
+    out = tmp_path / "report.pdf"
+    result = check("-o", str(out), env={"FACILITY_CHROMIUM": str(fake)})
+    assert result.exit_code == 2, result.output
+    assert "did not print the PDF report within 1 s" in result.output
+    assert not out.exists()
+
+
+def test_the_timeout_grows_with_the_report() -> None:
+    from facility.report.pdf import timeout
+
+    # 60 s + 60 s per MB: 0.5 MB of HTML → 60 + 30 = 90 s; 2.3 MB → 60 + 138 = 198 s
+    assert timeout(500_000) == 90.0 and timeout(2_300_000) == 198.0
+
+
 def test_pdf_on_stdout_is_refused() -> None:
     result = check("-f", "pdf")
     assert result.exit_code == 2
