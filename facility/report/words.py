@@ -194,6 +194,7 @@ def figure_word(name: str) -> str:
         "allowed_supply_temperature": N_("allowed supply temperature"),
         "design_coolant_rise": N_("design coolant rise"),
         "flow_table": N_("flow table"),
+        "flow_table_coolant": N_("flow table coolant"),
         "design_flow": N_("design flow"),
         "pressure_drop": N_("pressure drop"),
         "power_inputs_per_side": N_("power inputs per side"),
