@@ -220,7 +220,7 @@ def check_many(
     """``facility check SITE SITE …`` or ``facility check DIRECTORY``: see the module
     docstring."""
     from facility.commands.check import _colour, _configured, _outputs
-    from facility.i18n import _, using_language
+    from facility.i18n import _, ngettext, using_language
     from facility.model.source import InputError
     from facility.portfolio import default_jobs, expand_sites, named_for, read_stdin
 
@@ -274,7 +274,10 @@ def check_many(
 
     outcomes: list[SiteOutcome] = []
     with Progress() as progress, using_language(lang):
-        progress.phase(_("checking %(n)s sites") % {"n": len(tasks)})
+        count = len(tasks)
+        progress.phase(
+            ngettext("checking %(n)s site", "checking %(n)s sites", count) % {"n": count}
+        )
         from facility.portfolio import run_all
 
         for outcome in run_all(check_task, tasks, default_jobs(jobs)):

@@ -27,3 +27,29 @@ def test_the_worst_site_decides():
 
 def test_no_site_is_never_ready():
     assert (worst_verdict([]), worst_exit([])) == ("error", 2)
+
+
+def test_the_summary_table():
+    from pathlib import Path
+
+    from facility.portfolio import Skipped
+    from facility.report.portfolio_view import summary_text
+
+    counts = {"fail": 107, "pass": 305, "not_evaluated": 34, "waived": 2}
+    hall = SiteOutcome("halls/b3.yaml", "b3", "Hall B3", "not-ready", counts, 1)
+    pod = SiteOutcome(
+        "halls/pod.yaml", "pod", "Pod", "ready-with-warnings", {**counts, "fail": 4}, 0
+    )
+    bad = outcome("error", 2)
+    skipped = [Skipped(Path("halls/base.yaml"), Path("halls/b3.yaml"))]
+    assert summary_text([hall, bad, pod], skipped) == (
+        "PORTFOLIO: 3 sites\n"
+        "  site            verdict              failed  passed  not evaluated  waived  exit\n"
+        "  halls/b3.yaml   NOT READY               107     305             34       2     1\n"
+        "  s.yaml          BAD INPUT                 —       —              —       —     2\n"
+        "  halls/pod.yaml  READY WITH WARNINGS       4     305             34       2     0\n"
+        "\n"
+        "not checked alone: halls/base.yaml, a base of halls/b3.yaml (checked with it)\n"
+        "\n"
+        "portfolio: BAD INPUT — 1 bad input, 1 not ready, 1 ready with warnings; exit 2\n"
+    )
