@@ -70,8 +70,9 @@ def _run(tmp: Path, name: str, text: str) -> None:
     for stream in (result.stdout, result.stderr):
         assert "Traceback" not in stream and "internal error" not in stream, stream
     written = sorted(p.name for p in tmp.iterdir() if p.name != name)
-    if result.exit_code == 2:
-        assert written == ["r.html"], result.stderr
+    if result.exit_code == 2:  # bad input: only the JSON and SARIF error results are written
+        assert written == ["r.html", "r.json", "r.sarif"], result.stderr
+        assert json.loads((tmp / "r.json").read_text(encoding="utf-8"))["verdict"] == "error"
         assert (tmp / "r.html").read_text(encoding="utf-8") == EARLIER
     else:
         assert written == sorted(OUTPUTS)
