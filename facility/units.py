@@ -431,6 +431,7 @@ _REFUSED: dict[str, tuple[type[QuantityError], str]] = {}  # unit → the error 
 # What pint made of each text it parsed ("kW²" and "kW**2" are one text to pint), False when it
 # refused it: pint parses each distinct text once, however it was spelt.
 _BY_PINT_TEXT: dict[str, UnitConversion | bool] = {}
+_PINT_NAMES: dict[str, str] = {}  # pint's name of each text it parsed ('coulomb' for 'C')
 
 
 def conversion_by_pint(unit: str) -> UnitConversion:
@@ -456,6 +457,7 @@ def conversion_by_pint(unit: str) -> UnitConversion:
         raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit)) from exc
     found = _conversion_of(ureg, parsed)
     _BY_PINT_TEXT[text] = found
+    _PINT_NAMES[text] = str(parsed)
     return found
 
 
@@ -520,6 +522,7 @@ def forget_units() -> None:
     _CACHE.clear()
     _REFUSED.clear()
     _BY_PINT_TEXT.clear()
+    _PINT_NAMES.clear()
     _normalise_unit.cache_clear()
     unit_suggestions.cache_clear()
     _read_as.cache_clear()
@@ -778,10 +781,11 @@ def _read_as(unit: str) -> str | None:
     """pint's name of the unit ``unit`` is read as ('coulomb' for 'C'); None when that is
     ``unit`` itself or cannot be told."""
     try:
-        import pint
-
-        name = str(registry().parse_units(_pint_unit(unit)))
-    except (ImportError, pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError):
+        conversion_by_pint(unit)  # pint parses each text once (tests/fuzz/test_units_fuzz.py)
+    except QuantityError:
+        return None
+    name = _PINT_NAMES.get(_pint_unit(unit))
+    if name is None:
         return None
     name = name.replace("data_bit", "bit").replace("data_byte", "byte")
     if name == unit or len(name) > 40:

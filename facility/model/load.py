@@ -92,7 +92,11 @@ def validate_document(data: Any, source: SourceMap) -> SiteDocument:
         failed = exc
     problems = _problems_from(failed, data, source)
     seen = {(p.location, p.field) for p in problems}
-    for found in _references_beside(failed, data, source):
+    try:
+        beside = _references_beside(failed, data, source)
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError):
+        beside = []  # a defect of this extra pass must not hide the problems found
+    for found in beside:
         if (found.location, found.field) not in seen:
             problems.append(found)
     problems.sort(key=lambda p: (p.location.line, p.location.column, p.field))
