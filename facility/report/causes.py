@@ -153,11 +153,16 @@ class _Origins:
         return None
 
     def root(self, f: Finding) -> Finding:
-        seen = {id(f)}
-        while (up := self.origin(f)) is not None and id(up) not in seen:
-            seen.add(id(up))
-            f = up
-        return f
+        """The end of ``f``'s chain of origins. Rules that declare each other (a user's rule
+        files may) make a cycle: its first finding by id is the root, whichever finding the
+        chain entered it by."""
+        path, index = [f], {id(f): 0}
+        while (up := self.origin(path[-1])) is not None:
+            if id(up) in index:
+                return min(path[index[id(up)] :], key=lambda g: g.id)
+            index[id(up)] = len(path)
+            path.append(up)
+        return path[-1]
 
 
 def root_causes(

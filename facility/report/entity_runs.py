@@ -8,7 +8,7 @@ are written out; so nothing is left for the reader to guess.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from facility.engine.findings import Finding
 from facility.report.anchors import natural_key
@@ -56,14 +56,27 @@ def compressed(group: Iterable[str], order: Sequence[str], separator: str = ", "
     return separator.join(parts)
 
 
-def judged_orders(findings: Iterable[Finding]) -> dict[tuple[str, str], list[str]]:
+class _Orders(dict[tuple[str, str], list[str]]):
+    """(rule, kind of entity) → its judged entities in natural order, sorted when first asked
+    for: a campus's report needs the orders of the few rules that fail, not of all of them."""
+
+    def __init__(self, judged: dict[tuple[str, str], list[str]]) -> None:
+        super().__init__()
+        self._judged = judged
+
+    def __missing__(self, key: tuple[str, str]) -> list[str]:
+        order = self[key] = in_order(self._judged[key])
+        return order
+
+
+def judged_orders(findings: Iterable[Finding]) -> Mapping[tuple[str, str], list[str]]:
     """(rule, kind of entity) → every entity the rule judged, in natural order: the order
     each of its groups' runs are counted in (a passing entity between two failing ones breaks
     their run)."""
     judged: dict[tuple[str, str], list[str]] = {}
     for f in findings:
         judged.setdefault((f.rule, f.entity_kind), []).append(f.entity_id)
-    return {key: in_order(ids) for key, ids in judged.items()}
+    return _Orders(judged)
 
 
 def expanded(text: str, order: Sequence[str], separator: str = ", ") -> list[str]:

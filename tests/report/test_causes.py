@@ -177,3 +177,22 @@ def test_the_covers_list_the_causes(hall_b3: ReportInput, small_ready: ReportInp
     # nothing fails: no causes on the cover
     assert 'id="causes"' not in render_html(small_ready)
     assert "causes" not in render_markdown(small_ready).split("## Key figures")[0]
+
+
+def test_rules_that_follow_each_other_make_one_cause() -> None:
+    # A user's rule files may declare a cycle (X-001 follows follows X-001): the
+    # two failing findings on rack R1 are one cause, rooted at the first by id, and a third
+    # rule following X-002 joins it; nothing loops.
+    def rule(code: str, follows: list[str]) -> Any:
+        return SimpleNamespace(code=code, spec=SimpleNamespace(follows=follows, foresees={}))
+
+    rules: Any = SimpleNamespace(
+        rules=[rule("X-001", ["X-002"]), rule("X-002", ["X-001"]), rule("X-003", ["X-002"])]
+    )
+    findings = [
+        _finding("X-002", "rack", "R1", "fail"),
+        _finding("X-003", "rack", "R1", "fail"),
+        _finding("X-001", "rack", "R1", "fail"),
+    ]
+    causes = root_causes(findings, rules, site=SITE)
+    assert _summary(causes) == [("X-001", ["R1"], {"X-001": 1, "X-002": 1, "X-003": 1})]
