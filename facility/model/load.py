@@ -86,6 +86,19 @@ def validate_document(data: Any, source: SourceMap) -> SiteDocument:
                 )
             ]
         )
+    if str(data.get("schema", "")).startswith("facility-result/"):  # an output given as input
+        raise InputError(
+            [
+                Problem(
+                    source.locate(("schema",)),
+                    "schema",
+                    Message(
+                        "this is a facility result (the JSON output of facility check), not a "
+                        "site file"
+                    ),
+                )
+            ]
+        )
     try:
         return SiteDocument.model_validate(data)
     except ValidationError as exc:

@@ -408,3 +408,15 @@ def test_a_write_error_names_the_output_not_a_temporary_file(tmp_path: Path) -> 
     assert result.exit_code == 2, result.output
     assert f"cannot write {out}" in result.stderr
     assert ".tmp" not in result.stderr and "Traceback" not in result.output
+
+
+def test_a_result_given_as_the_site_is_one_problem(tmp_path: Path) -> None:
+    # not 16 unknown top-level fields, one for each key of the result
+    result = tmp_path / "r.json"
+    result.write_text('{\n  "schema": "facility-result/1",\n  "verdict": "ready"\n}\n')
+    with pytest.raises(InputError) as info:
+        load_site(result)
+    assert [str(p) for p in info.value.problems] == [
+        f"{result}:2:3: schema: this is a facility result (the JSON output of facility check), "
+        "not a site file"
+    ]
