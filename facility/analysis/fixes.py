@@ -165,10 +165,13 @@ def _passes_in(judged: dict[str, Finding], fid: str) -> bool:
 
 
 def _figures(f: Finding) -> tuple[Any, ...]:
+    """What identical findings share: their figures, and a single failure's kind of loss."""
+    lost = f.entity_id.partition(":")[0] if f.entity_kind == FAILURE_SCOPE else ""
     return (
         f.observed.value if f.observed else None,
         f.limit.value if f.limit else None,
         f.entity_kind,
+        lost,
     )
 
 

@@ -3,7 +3,8 @@
 A rule file (``rules/<area>/<CODE>.yaml``) holds one rule: code, name, title (the failure),
 requirement title (the same check as what holds, for a pass), area, scope, severity,
 parameters with units, ``observed`` and ``limit`` expressions, the ``condition`` that must
-hold, ``why``, ``known_problems``, ``references``, retired ``aliases``. Names and
+hold, ``why``, ``known_problems``, ``references``, retired ``aliases``, ``remediation``
+(what to check first when it fails). Names and
 dimensions are checked when the rules load: a rule comparing a temperature with a power
 fails here, with the file and field, not later on a site.
 
@@ -71,6 +72,9 @@ class RuleText(Strict):
     why: str = Field(min_length=1)
     known_problems: str = ""
     examples: dict[Literal["passing", "failing"], str] = {}
+    # What to check first when the rule fails (empty in a translation that lacks it: text()
+    # puts the English list there).
+    remediation: list[str] = []
 
 
 class RuleFile(Strict):
@@ -114,21 +118,26 @@ class RuleFile(Strict):
         list[Annotated[str, Field(pattern=r"^[A-Z]{2,5}-\d{3}$")]],
     ] = {}
     examples: dict[Literal["passing", "failing"], str] = {}
+    # What to check first when it fails, most likely first (facility.analysis.fixes computes
+    # the change that passes; this is what a facility engineer confirms before making it).
+    remediation: list[Annotated[str, Field(min_length=1)]] = []
     translations: dict[str, RuleText] = Field(
         {}, description="The rule's text in other languages, by language tag (zh-CN)"
     )
 
     def text(self, lang: str = "en") -> RuleText:
-        """Title, requirement title, requirement, why, known problems and examples in ``lang``
-        (English fallback). A requirement title the rule file does not give is its requirement
-        sentence, in the same language."""
+        """Title, requirement title, requirement, why, known problems, examples and remediation
+        in ``lang`` (English fallback). A requirement title the rule file does not give is its
+        requirement sentence, in the same language; a translation without remediation has the
+        English list."""
         if lang in self.translations:
             words = self.translations[lang]
-            if words.requirement_title:
-                return words
-            return words.model_copy(
-                update={"requirement_title": " ".join(words.requirement.split())}
-            )
+            update: dict[str, Any] = {}
+            if not words.requirement_title:
+                update["requirement_title"] = " ".join(words.requirement.split())
+            if not words.remediation and self.remediation:
+                update["remediation"] = self.remediation
+            return words.model_copy(update=update) if update else words
         return RuleText(
             title=self.title,
             requirement_title=self.requirement_title or " ".join(self.requirement.split()),
@@ -136,6 +145,7 @@ class RuleFile(Strict):
             why=self.why,
             known_problems=self.known_problems,
             examples=self.examples,
+            remediation=self.remediation,
         )
 
 
