@@ -52,7 +52,8 @@ def check(
             "--output",
             "-o",
             help="Write a report file (atomically, never over an input). Without a matching "
-            "--format the suffix decides: .txt .json .html .md .sarif .xml (JUnit). Repeatable.",
+            "--format the suffix decides: .txt .json .html .md .sarif .xml (JUnit). {site} in "
+            "the name is the site file's name without suffix (one file per site). Repeatable.",
             show_default=False,
         ),
     ] = None,
