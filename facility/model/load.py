@@ -173,13 +173,11 @@ def _references_beside(exc: ValidationError, data: dict, source: SourceMap) -> l
 def _may_leave_out(data: Any, path: Path_, kind: str) -> bool:
     """Whether leaving out the value at ``path`` hides no entry that others may name: a list
     entry (its id is tolerated), a key the schema does not have, a value holding no list of
-    entries. Never the document, its ``site`` block or a whole top-level block."""
-    if not path or path[0] == "site":
+    entries. Never the document or a whole top-level block (``site:`` is required)."""
+    if not path or (len(path) < 2 and kind != "extra_forbidden") or path == ("site",):
         return False
     if kind == "extra_forbidden" or isinstance(path[-1], int):
         return True
-    if len(path) == 1:
-        return False
     node = data
     for part in path:
         node = node[part]
@@ -251,7 +249,8 @@ def _without(
 
 
 def _ids_of(data: Any, drops: set[Path_]) -> list[str]:
-    """The ids of the entries left out (and of the racks of a row left out)."""
+    """The ids of the entries left out (a row's racks are not: the cluster, which names
+    them, is left out with it)."""
     found: list[str] = []
     for path in drops:
         node = data

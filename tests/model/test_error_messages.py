@@ -243,6 +243,21 @@ def test_a_reference_in_the_same_entry_as_a_typo_is_reported(tmp_path: Path) -> 
     ]
 
 
+def test_a_typo_in_the_site_block_does_not_hide_a_dangling_reference(tmp_path: Path) -> None:
+    text = "site: {name: T, colour: red}\nracks:\n  - {id: R1, type: gb300-nvl72, zone: Z9}\n"
+    assert [(line, field) for line, field, _ in _problems(tmp_path, text)] == [
+        (1, "site.colour"),
+        (3, "racks[0].zone"),
+    ]
+
+
+def test_a_site_block_without_its_name_stops_at_the_schema_problems(tmp_path: Path) -> None:
+    text = "site: {nme: T}\nracks:\n  - {id: R1, type: gb300-nvl72, zone: Z9}\n"
+    assert _problems(tmp_path, text) == [
+        (1, "site.nme", "unknown field 'nme'; did you mean 'name'?"),
+    ]
+
+
 def test_entries_after_one_left_out_keep_their_own_place(tmp_path: Path) -> None:
     # racks[1] does not validate and is left out of the reference pass: racks[2]'s dangling
     # zone must still be named racks[2], at line 5, not racks[1]
