@@ -22,7 +22,7 @@ from facility.physics.electrical import (
     line_current,
     line_currents,
     neutral_current,
-    phase_imbalance,
+    phase_spread,
     shelf_capacity_after_redundancy,
 )
 
@@ -651,7 +651,8 @@ _PHASE_SLOT = {
     "L1": (0, 0), "L2": (0, 1), "L3": (0, 2), "L1-L2": (1, 0), "L2-L3": (1, 1), "L3-L1": (1, 2),
 }  # fmt: skip  # connection -> (0: line-to-neutral, 1: line-to-line; index of the phase)
 _MAX_LINE = Message("max over L1, L2, L3 of the phasor sum of the bank currents")
-_IMBALANCE = Message("max |I_i − Ī| / Ī over the line currents (NEMA MG 1)")
+_DEVIATION = Message("max |I_i − Ī| over the line currents")
+_AVERAGE = "(I_1 + I_2 + I_3) / 3"
 _NEUTRAL = Message("|I_1N + I_2N · a² + I_3N · a|")
 
 
@@ -864,9 +865,14 @@ def phase_current_rating(ctx: Context, pdu: Pdu) -> Value:
     )
 
 
-def _imbalance(ln: list[float], ll: list[float]) -> Value:
+def _deviation(ln: list[float], ll: list[float]) -> Value:
     lines = line_currents(ln, ll)
-    return Value(phase_imbalance(lines), _IMBALANCE, _line_inputs(lines))
+    return Value(phase_spread(lines)[1], _DEVIATION, _line_inputs(lines))
+
+
+def _average(ln: list[float], ll: list[float]) -> Value:
+    lines = line_currents(ln, ll)
+    return Value(phase_spread(lines)[0], _AVERAGE, _line_inputs(lines))
 
 
 def _neutral(ln: list[float]) -> Value:
@@ -879,13 +885,24 @@ def _neutral(ln: list[float]) -> Value:
 
 @quantity(
     "pdu",
-    "pdu_phase_imbalance",
-    "fraction",
-    "Imbalance of the PDU's line currents in normal operation (NEMA MG 1 definition)",
+    "pdu_phase_deviation",
+    "current",
+    "Largest deviation of a line current from the average of the three, normal operation",
     reads=("rack.rack_apparent_power", "rack:pdus"),
 )
-def pdu_phase_imbalance(ctx: Context, pdu: Pdu) -> Value:
-    return _imbalance(*_pdu_phase_currents(ctx, pdu, after_side_loss=False))
+def pdu_phase_deviation(ctx: Context, pdu: Pdu) -> Value:
+    return _deviation(*_pdu_phase_currents(ctx, pdu, after_side_loss=False))
+
+
+@quantity(
+    "pdu",
+    "pdu_phase_average",
+    "current",
+    "Average of the PDU's three line currents in normal operation",
+    reads=("rack.rack_apparent_power", "rack:pdus"),
+)
+def pdu_phase_average(ctx: Context, pdu: Pdu) -> Value:
+    return _average(*_pdu_phase_currents(ctx, pdu, after_side_loss=False))
 
 
 @quantity(
@@ -922,13 +939,24 @@ def is_three_phase(ctx: Context, element: Any) -> Value:
 
 @quantity(
     "distribution",
-    "distribution_phase_imbalance",
-    "fraction",
-    "Imbalance of the line currents in normal operation (NEMA MG 1 definition)",
+    "distribution_phase_deviation",
+    "current",
+    "Largest deviation of a line current from the average of the three, normal operation",
     reads=("below", "pdus_below.pdu_load"),
 )
-def distribution_phase_imbalance(ctx: Context, element: Any) -> Value:
-    return _imbalance(*_element_phase_currents(ctx, element))
+def distribution_phase_deviation(ctx: Context, element: Any) -> Value:
+    return _deviation(*_element_phase_currents(ctx, element))
+
+
+@quantity(
+    "distribution",
+    "distribution_phase_average",
+    "current",
+    "Average of the three line currents in normal operation",
+    reads=("below", "pdus_below.pdu_load"),
+)
+def distribution_phase_average(ctx: Context, element: Any) -> Value:
+    return _average(*_element_phase_currents(ctx, element))
 
 
 @quantity(

@@ -36,6 +36,7 @@ __all__ = [
     "load_per_feed",
     "neutral_current",
     "phase_imbalance",
+    "phase_spread",
     "real_power",
     "shelf_capacity_after_redundancy",
     "single_phase_apparent_power",
@@ -625,11 +626,40 @@ def phase_imbalance(currents: Iterable[float]) -> float:
     >>> round(100 * phase_imbalance((460.0, 467.0, 450.0)), 2)
     1.96
     """
-    values = _require_three(currents, "currents")
-    average = math.fsum(values) / 3.0
+    average, deviation = phase_spread(currents)
     if average == 0.0:
         return 0.0
-    return max(abs(v - average) for v in values) / average
+    return deviation / average
+
+
+def phase_spread(currents: Iterable[float]) -> tuple[float, float]:
+    r"""Average of three line currents and the largest deviation of one from it.
+
+    Parameters
+    ----------
+    currents : three floats
+        RMS line currents :math:`I_1, I_2, I_3` [A]; each >= 0.
+
+    Returns
+    -------
+    tuple of two floats
+        :math:`\bar I = (I_1 + I_2 + I_3) / 3` [A] and :math:`\max_i |I_i - \bar I|` [A]:
+        the two terms of :func:`phase_imbalance`. A limit on the imbalance,
+        :math:`u \le k`, is the same as :math:`\max_i |I_i - \bar I| \le k \cdot \bar I`
+        (and holds at no current).
+
+    References
+    ----------
+    .. [1] NEMA MG 1-2016, 14.36 (docs/references.md#nema-mg-1-unbalance).
+
+    Examples
+    --------
+    >>> phase_spread((30.0, 20.0, 10.0))
+    (20.0, 10.0)
+    """
+    values = _require_three(currents, "currents")
+    average = math.fsum(values) / 3.0
+    return average, max(abs(v - average) for v in values)
 
 
 def shelf_capacity_after_redundancy(shelves: int, redundant: int, shelf_rating: float) -> float:

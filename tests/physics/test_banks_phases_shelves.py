@@ -16,6 +16,7 @@ from facility.physics.electrical import (
     line_currents,
     neutral_current,
     phase_imbalance,
+    phase_spread,
     shelf_capacity_after_redundancy,
 )
 
@@ -113,6 +114,15 @@ def test_phase_imbalance_of_one_loaded_line_is_two():
     assert phase_imbalance((30.0, 0.0, 0.0)) == pytest.approx(2.0, rel=EXACT)
 
 
+def test_phase_spread_gives_the_two_terms_of_the_imbalance():
+    # 25, 20, 15 A: average 60 / 3 = 20 A, deviations 5, 0, 5 → 5 A (imbalance 5 / 20 = 25 %)
+    assert phase_spread((25.0, 20.0, 15.0)) == pytest.approx((20.0, 5.0), rel=EXACT)
+    # 30, 30, 0 A: average 20 A, deviations 10, 10, 20 → 20 A
+    assert phase_spread((30.0, 30.0, 0.0)) == pytest.approx((20.0, 20.0), rel=EXACT)
+    # no current: (0, 0)
+    assert phase_spread((0.0, 0.0, 0.0)) == (0.0, 0.0)
+
+
 def test_phase_imbalance_without_current_is_zero():
     assert phase_imbalance((0.0, 0.0, 0.0)) == 0.0
 
@@ -156,6 +166,7 @@ def test_docstring_examples():
         "line_currents",
         "neutral_current",
         "phase_imbalance",
+        "phase_spread",
         "shelf_capacity_after_redundancy",
     )
     finder = doctest.DocTestFinder()
@@ -165,5 +176,5 @@ def test_docstring_examples():
         for test in finder.find(getattr(electrical, name), name, globs=vars(electrical)):
             ran += len(test.examples)
             runner.run(test)
-    assert ran == 4
+    assert ran == 5
     assert runner.failures == 0
