@@ -35,19 +35,15 @@ def did_you_mean(problem: str, word: str, choices: Iterable[str]) -> str:
     )
 
 
-def unknown_field(name: object, valid: Sequence[str] = ()) -> Message:
+def unknown_field(name: object, valid: Sequence[str] = ()) -> str:
     """An ``extra_forbidden`` error: a key the schema does not have; with the ``valid`` keys
     of that place, the closest of them ('did you mean'), else the keys themselves."""
     problem = Message("unknown field '%(field)s'", field=shortened(str(name)))
     if not valid:
         return problem
-    close = suggestions(str(name), valid)
-    if close:
-        return Message(
-            "%(problem)s; did you mean %(choices)s?",
-            problem=problem,
-            choices=quoted_choices(close),
-        )
+    meant = did_you_mean(problem, str(name), valid)
+    if meant is not problem:
+        return meant
     listed: Message = Join(sorted(valid)[:MAX_LISTED], ", ")
     if len(valid) > MAX_LISTED:
         listed = Message("%(names)s, …", names=listed)
@@ -62,13 +58,10 @@ def fields_at(model: type[BaseModel], loc: Sequence[Any]) -> list[str]:
         node = _step(node, part)
         if node is None:
             return []
-    found = _model_of(node, None)
-    if found is None:
+    model_there = _model_of(node)
+    if model_there is None:
         return []
-    names: list[str] = []
-    for name, info in found.model_fields.items():
-        names.append(info.alias or name)
-    return names
+    return [info.alias or name for name, info in model_there.model_fields.items()]
 
 
 def _members(annotation: Any) -> list[Any]:
@@ -83,18 +76,15 @@ def _members(annotation: Any) -> list[Any]:
     return [annotation]
 
 
-def _model_of(annotation: Any, part: Any) -> type[BaseModel] | None:
-    """The model class among ``annotation``'s members (the one named ``part`` in a union)."""
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The model class among ``annotation``'s members, when there is one."""
     models = [m for m in _members(annotation) if isinstance(m, type) and issubclass(m, BaseModel)]
-    for m in models:
-        if m.__name__ == part:
-            return m
     return models[0] if len(models) == 1 else None
 
 
 def _step(node: Any, part: Any) -> Any:
     """The annotation one location part below ``node`` (None when it cannot be followed)."""
-    model = _model_of(node, None)
+    model = _model_of(node)
     if model is not None and isinstance(part, str):
         for name, info in model.model_fields.items():
             if part in (name, info.alias):
@@ -108,9 +98,7 @@ def _step(node: Any, part: Any) -> Any:
         args = typing.get_args(member)
         if origin in (list, tuple, set, frozenset) and args and isinstance(part, int):
             return args[0]
-        if origin is dict and len(args) == 2 and not isinstance(part, int):
-            return args[1]
-        if origin is dict and len(args) == 2 and isinstance(part, int):
+        if origin is dict and len(args) == 2:  # a key of any type
             return args[1]
     if isinstance(part, str) and model is None and len(_members(node)) > 1:
         return node  # a tag pydantic adds ('function-after[…]'): stay at this node
@@ -119,12 +107,12 @@ def _step(node: Any, part: Any) -> Any:
 
 def choices_of(expected: str) -> list[str]:
     """The quoted choices of pydantic's "'a', 'b' or 'c'" (a literal error's ``expected``)."""
-    found: list[str] = []
+    choices: list[str] = []
     for piece in expected.replace(" or ", ", ").split(", "):
         piece = piece.strip()
         if len(piece) >= 2 and piece[0] == piece[-1] == "'":
-            found.append(piece[1:-1])
-    return found
+            choices.append(piece[1:-1])
+    return choices
 
 
 def alternatives(expected: str) -> str:
