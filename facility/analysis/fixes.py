@@ -278,6 +278,8 @@ def _levers(site: Site, finding: Finding) -> list[_Lever]:
         out += [_more_cdus(site, eid), _design_rise(site, eid)]
     elif rule in ("AIR-001", "AIR-002"):
         out += [_more_air_units(site, eid)]
+    elif rule in ("CLU-003", "CLU-004"):
+        out += [_target_duration(site)]
     elif rule == "RED-001":
         lost, _, element = eid.partition(":")
         if lost == "rack_side" and rack is not None:
@@ -569,6 +571,27 @@ def _more_air_units(site: Site, room: str | None) -> _Lever | None:
     )
 
 
+def _target_duration(site: Site) -> _Lever | None:
+    cluster = site.cluster
+    workload = cluster.spec.workload if cluster is not None else None
+    if cluster is None or workload is None or not workload.target_duration:
+        return None
+    current = workload.target_duration
+
+    def apply(s: Site, t: float) -> Site:
+        assert s.cluster is not None
+        spec = s.cluster.spec
+        assert spec.workload is not None
+        changed = spec.model_copy(
+            update={"workload": spec.workload.model_copy(update={"target_duration": t})}
+        )
+        return dataclasses.replace(s, cluster=dataclasses.replace(s.cluster, spec=changed))
+
+    change = Change("workload", cluster.id, "target_duration", "time", current, current)
+    candidates = _steps(current, 8_640.0, 10 * current)  # 0.1 d steps, up to 10 times
+    return _Lever("target_duration", change, candidates, apply, {"cluster": cluster.id})
+
+
 # --- words ----------------------------------------------------------------------------------
 
 
@@ -587,6 +610,7 @@ _PLAIN = {
     "force": ("kN", 1000.0, 2),
     "area": ("m²", 1.0, 2),
     "temperature_difference": ("K", 1.0, 1),
+    "time": ("d", 86_400.0, 1),
 }
 
 
@@ -647,5 +671,11 @@ def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
         return Message(
             "room %(room)s: %(after)s air units (now %(before)s), the added ones like %(model)s",
             room=p["room"], model=p["model"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "target_duration":
+        return Message(
+            "a target duration of at least %(after)s for the workload of %(cluster)s "
+            "(now %(before)s)",
+            cluster=p["cluster"], after=after, before=before,
         )  # fmt: skip
     raise ValueError(f"unknown lever {fix.lever}")

@@ -137,6 +137,16 @@ def test_pwr021_shelves(b3) -> None:
     assert _lever(found, fid, "cap_power").changes[0].after == pytest.approx(132_000)
 
 
+def test_clu003_clu004_the_target_time_the_plan_needs() -> None:
+    found, _, _ = _fixes_of(EXAMPLES / "hall-b3-cluster.yaml")
+    # C / (Σ n · P · MFU) = 8.4e23 FLOP / (1,440 PFLOP/s · 0.40) = 1.458e6 s = 16.88 d → 16.9 d;
+    # with T = 16.9 d, ⌈8.4e23 / (180 PFLOP/s · 0.40 · 16.9 d)⌉ = ⌈7.99⌉ = 8 supernodes ≤ 8.
+    for fid in ("CLU-003:cluster:B3-cluster", "CLU-004:cluster:B3-cluster"):
+        (fix,) = found[fid].fixes
+        assert fix.changes[0].after == pytest.approx(16.9 * 86_400)
+        assert str(fix.text()).startswith("a target duration of at least 16.9 d")
+
+
 def test_single_failures_share_the_fixes_of_their_checks(b3) -> None:
     found, _, _ = b3
     # Losing side A of A01 overloads side B's PDUs (PWR-002): the 80 A PDUs fix it too.
@@ -203,6 +213,8 @@ def _apply_to_document(doc: dict[str, Any], fix: Fix) -> None:
         row = next(r for r in doc["rows"] if r["id"] == change.id)
         for side in row["pdus"].values():
             side["count"] = int(v)
+    elif change.kind == "workload":
+        doc["cluster"]["workload"]["target_duration"] = f"{v} s"
     elif change.kind == "room":
         units = [u for u in doc["cooling"]["air_units"] if u.get("room") == change.id]
         units[0]["count"] = units[0].get("count", 1) + int(v - change.before)
@@ -245,9 +257,9 @@ def test_every_fix_of_hall_b3_applied_to_its_file_passes(b3, tmp_path) -> None:
 def test_every_fix_of_the_other_examples_applied_passes(name, tmp_path) -> None:
     found, findings, _ = _fixes_of(EXAMPLES / f"{name}.yaml")
     missing = {f.rule for f in found.values() if not f.fixes}
-    # Without a computed fix, by design: the commissioning records (CLU-013/014), the
-    # training plan (CLU-003/004) and the loss of the only facility water loop (RED-001).
-    assert missing <= {"CLU-003", "CLU-004", "CLU-013", "CLU-014", "RED-001"}
+    # Without a computed fix, by design: the commissioning records (CLU-013/014) and the loss
+    # of the only facility water loop (RED-001).
+    assert missing <= {"CLU-013", "CLU-014", "RED-001"}
     _reapplied(EXAMPLES / f"{name}.yaml", tmp_path, found, findings)
 
 
