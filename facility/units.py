@@ -121,6 +121,8 @@ _QUANTITY = re.compile(
     r"(?P<number>(?>[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?))\s*+(?P<unit>.*)"
 )
 _UNICODE = (
+    ("° C", "degC"),
+    ("° F", "degF"),
     ("°C", "degC"),
     ("°F", "degF"),
     ("℃", "degC"),
@@ -216,6 +218,14 @@ def check_unit(unit: str) -> None:
     that is not a unit expression at all, QuantityError 'unknown unit')."""
     _check_unit_length(unit)
     for character in unit:
+        if character == "°":  # a degree sign without C or F after it
+            raise UnitError(
+                Message(
+                    "unit '%(unit)s' has a degree sign without C or F; write degC or degF "
+                    "(or °C, °F)",
+                    unit=_shown_unit(unit),
+                )
+            )
         if character not in _UNIT_CHARACTERS:
             raise UnitError(
                 Message(

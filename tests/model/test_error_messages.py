@@ -187,6 +187,15 @@ def test_a_unit_read_as_something_else_names_the_spelling_meant(
     assert str(info.value).endswith(said), str(info.value)
 
 
+def test_a_degree_sign_alone_says_what_to_write() -> None:
+    assert parse_quantity("30 ° C", "temperature") == pytest.approx(30.0)
+    with pytest.raises(QuantityError) as info:
+        parse_quantity("30 °", "temperature")
+    assert str(info.value) == (
+        "unit '°' has a degree sign without C or F; write degC or degF (or °C, °F)"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "said"),
     [
