@@ -165,15 +165,15 @@ _PYDANTIC: dict[str, Callable[[Mapping[str, Any], Any], Message]] = {
     "missing": lambda ctx, v: Message("a required field is missing"),
     "string_type": lambda ctx, v: Message("expected text, got %(found)s", found=found(v)),
     "string_unicode": lambda ctx, v: Message("expected text, got bytes that are not Unicode"),
-    "int_type": lambda ctx, v: Message("expected a whole number, got %(found)s", found=found(v)),
-    "int_parsing": lambda ctx, v: Message("expected a whole number, got %(found)s", found=found(v)),
+    "int_type": lambda ctx, v: Message("expected a whole number, got %(value)s", value=found(v)),
+    "int_parsing": lambda ctx, v: Message("expected a whole number, got %(value)s", value=found(v)),
     "int_from_float": lambda ctx, v: Message(
-        "expected a whole number, got %(found)s", found=found(v)
+        "expected a whole number, got %(value)s", value=found(v)
     ),
     "float_type": lambda ctx, v: Message("expected a number, got %(found)s", found=found(v)),
     "float_parsing": lambda ctx, v: Message("expected a number, got %(found)s", found=found(v)),
     "finite_number": lambda ctx, v: Message(
-        "expected a finite number, got %(found)s", found=found(v)
+        "expected a finite number, got %(text)s", text=found(v)
     ),
     "bool_type": lambda ctx, v: Message("expected true or false, got %(found)s", found=found(v)),
     "bool_parsing": lambda ctx, v: Message("expected true or false, got %(found)s", found=found(v)),
@@ -257,14 +257,14 @@ _PYDANTIC: dict[str, Callable[[Mapping[str, Any], Any], Message]] = {
         "max_length",
     ),
     "literal_error": lambda ctx, v: Message(
-        "must be %(expected)s, got %(found)s",
+        "must be %(expected)s, got %(input)s",
         expected=alternatives(str(ctx["expected"])),
-        found=found(v),
+        input=found(v),
     ),
     "enum": lambda ctx, v: Message(
-        "must be %(expected)s, got %(found)s",
+        "must be %(expected)s, got %(input)s",
         expected=alternatives(str(ctx["expected"])),
-        found=found(v),
+        input=found(v),
     ),
     "none_required": lambda ctx, v: Message("must be null, got %(found)s", found=found(v)),
 }
