@@ -444,3 +444,11 @@ def test_a_result_given_as_the_site_is_one_problem(tmp_path: Path) -> None:
         f"{result}:2:3: schema: this is a facility result (the JSON output of facility check), "
         "not a site file"
     ]
+
+
+def test_a_site_on_stdin_is_named_stdin_not_a_temporary_file(tmp_path: Path) -> None:
+    text = _small("nominal_power: 135 kW", "nominal_powr: 135 kW")
+    result = CliRunner().invoke(app, ["check", "-"], input=text)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: <stdin>:45:5: rack_types[0].nominal_powr: ")
+    assert "/tmp" not in result.stderr and ".tmp" not in result.stderr
