@@ -261,7 +261,7 @@ def _levers(site: Site, finding: Finding) -> list[_Lever]:
         out += [_more_pdus(site, rack), *_pdu_ratings(site, rack), _cap_power(site, rack)]
     elif rule in ("PWR-002", "PWR-003") and rack is not None:
         pdu = site.pdus.get(eid)
-        out += [*_pdu_ratings(site, rack, pdu), _cap_power(site, rack)]
+        out += [_more_pdus(site, rack), *_pdu_ratings(site, rack, pdu), _cap_power(site, rack)]
     elif rule == "PWR-021" and rack is not None:
         out += [_more_shelves(site, rack), _cap_power(site, rack)]
     elif rule == "FLR-001" and rack is not None:

@@ -85,6 +85,26 @@ def test_pwr001_a01_higher_rating_or_a_cap(b3) -> None:
     assert all(f.lever != "more_pdus" for f in found[fid].fixes)
 
 
+def test_pwr001_a_fifth_pdu_when_the_load_spreads_over_the_pdus(tmp_path) -> None:
+    # Hall B3 without gb300-b3's power_inputs_per_side: the rack's load spreads evenly over
+    # the PDUs of a side, so a 5th 63 A PDU per side gives 5 × 36.2 = 181.1 kVA ≥ 163.2 kVA
+    # (the issue's example), and each PDU then carries 163.2 / 5 = 32.6 kVA ≤ 36.2 kVA (PWR-003).
+    doc = yaml.safe_load((EXAMPLES / "hall-b3.yaml").read_text(encoding="utf-8"))
+    del doc["rack_types"][0]["power_inputs_per_side"]
+    path = tmp_path / "b3-spread-inputs.yaml"
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    found, findings, _ = _fixes_of(path)
+    more = _lever(found, "PWR-001:rack:A01", "more_pdus")
+    assert (more.changes[0].before, more.changes[0].after) == (4, 5)
+    assert more.after.limit.value == pytest.approx(181_138, abs=1)
+    assert str(more.text()) == (
+        "row A: 5 PDUs per side on each rack (now 4), the added ones of the type already there"
+    )
+    if "PWR-003:pdu:A01-A1" in found:
+        assert _lever(found, "PWR-003:pdu:A01-A1", "more_pdus").changes[0].after == 5
+    _reapplied(path, tmp_path, found, findings)
+
+
 def test_pwr003_pdus_searched_once_for_64_identical(b3) -> None:
     found, findings, counts = b3
     pdus = [fid for fid in found if fid.startswith("PWR-003:")]
