@@ -120,6 +120,11 @@ def test_pwr003_pdus_searched_once_for_64_identical(b3) -> None:
     kinds = {(f.rule, f.observed.value, f.limit.value, f.entity_id.split(":")[0]) for f in failing}
     assert counts.groups <= len(kinds)
     assert counts.groups < len(failing) / 4
+    # Work: one whole check for the site, at most one per lever verified (≤ 3 a group); the
+    # bisections re-run one rule on one entity: ⌈log2(1,550)⌉ + 1 = 12 for a 0.1 kW cap from
+    # 155 kW, 4 for eight more PDUs, 5 for the twelve standard ratings; ≤ 3 levers a group.
+    assert counts.checks <= 1 + 3 * counts.groups
+    assert counts.rule_runs <= 3 * 12 * counts.groups
 
 
 def test_flr001_b01_spread_or_a_floor(b3) -> None:
