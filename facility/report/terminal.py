@@ -226,7 +226,9 @@ class _Text:
 
     # -- sections -------------------------------------------------------------------------
 
-    def header(self) -> list[str]:
+    def header(self, gap: bool = True) -> list[str]:
+        """Site, file and hash; profile, rules and power bases; the key figures (after a blank
+        line unless ``gap`` is False: the one-screen summary)."""
         result = self.result
         from facility.report.inventory import key_figures
 
@@ -248,7 +250,7 @@ class _Text:
                 "electrical": _basis(result.assumptions["electrical_power_basis"]),
                 "thermal": _basis(result.assumptions["thermal_power_basis"]),
             },
-            *([""] if figures else []),
+            *([""] if figures and gap else []),
             *figures,
         ]
 
@@ -261,11 +263,11 @@ class _Text:
             + _counts_text(self.result)
         )
 
-    def sentence(self) -> list[str]:
+    def sentence(self, width: int = 100) -> list[str]:
         """What the verdict means, what was not evaluated, what --select/--ignore left out and
         what --baseline made of it (:func:`verdict_sentence`), wrapped and indented."""
         return textwrap.wrap(
-            printable(verdict_sentence(self.result)), width=100, initial_indent="  ",
+            printable(verdict_sentence(self.result)), width=width, initial_indent="  ",
             subsequent_indent="  ", break_long_words=False, break_on_hyphens=False,
         )  # fmt: skip
 
@@ -345,9 +347,9 @@ class _Text:
         return out
 
     def compact_coverage(self) -> list[str]:
-        """A line per area not judged in full (the verdict sentence names what was not
-        evaluated; ``-v`` names the entities); an area with nothing to judge with the reason;
-        what the model leaves out elsewhere, counted."""
+        """One line: the areas judged in full and in part (the verdict sentence names what was
+        not evaluated; ``-v`` the entities), what the model leaves out, counted; then each area
+        with nothing to judge, with the reason."""
         rows = coverage_lines(self.result.coverage)
         if not rows:  # no coverage (a report built by hand): what was not evaluated, listed
             unknown = self.not_evaluated(by_rule=True)
@@ -358,26 +360,34 @@ class _Text:
                 else []
             )
         areas = {a.area: a for a in self.result.coverage.areas} if self.result.coverage else {}
-        lines, left_out = [], 0
+        full, part, empty, left_out = [], [], [], 0
         for row in rows:
             scopes = [s for s in areas[row.area].scopes if s.entities] if row.area in areas else []
             if not scopes:  # nothing to judge: why, in the model's words
                 reasons = "; ".join(printable(text) for text in row.not_modelled)
                 line = _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged}
-                lines.append("  " + (f"{line} — {reasons}" if reasons else line))
+                empty.append("  " + (f"{line} — {reasons}" if reasons else line))
                 continue
             left_out += len(row.not_modelled)
-            if any(s.gaps or s.unchecked for s in scopes):
-                lines.append(
-                    "  " + _("%(area)s: %(judged)s") % {"area": row.label, "judged": row.judged}
+            (part if any(s.gaps or s.unchecked for s in scopes) else full).append(row.label)
+        pieces = []
+        if full:
+            pieces.append(_("judged in full: %(areas)s") % {"areas": list_separator().join(full)})
+        if part:
+            pieces.append(_("in part: %(areas)s") % {"areas": list_separator().join(part)})
+        if left_out:
+            pieces.append(
+                ngettext(
+                    "%(n)s limit of the model (-v names it)",
+                    "%(n)s limits of the model (-v names them)",
+                    left_out,
                 )
-        heading = ngettext(
-            "COVERAGE (areas not listed are judged in full; %(n)s limit of the model: -v names it)",
-            "COVERAGE (areas not listed are judged in full; %(n)s limits of the model: "
-            "-v names them)",
-            left_out,
-        ) % {"n": f"{left_out:,}"}
-        return ["", heading, *lines]
+                % {"n": f"{left_out:,}"}
+            )
+        heading = (
+            _("COVERAGE — %(pieces)s") % {"pieces": "; ".join(pieces)} if pieces else _("COVERAGE")
+        )
+        return ["", heading, *empty]
 
     # -- the three lengths --------------------------------------------------------------
 
@@ -389,10 +399,10 @@ class _Text:
 
     def default(self) -> list[str]:
         return [
-            *self.header(),
+            *self.header(gap=False),
             "",
             self.verdict_line(),
-            *self.sentence(),
+            *self.sentence(width=120),  # as wide as the causes' lines
             *self.cause_lines(with_findings=True),
             *self.passed_lines(),
             *self.compact_coverage(),
