@@ -360,7 +360,10 @@ class _Text:
                 else []
             )
         areas = {a.area: a for a in self.result.coverage.areas} if self.result.coverage else {}
-        full, part, empty, left_out = [], [], [], 0
+        full: list[str] = []
+        part: list[str] = []
+        empty: list[str] = []
+        left_out = 0
         for row in rows:
             scopes = [s for s in areas[row.area].scopes if s.entities] if row.area in areas else []
             if not scopes:  # nothing to judge: why, in the model's words
