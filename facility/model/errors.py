@@ -271,9 +271,10 @@ _PYDANTIC: dict[str, Callable[[Mapping[str, Any], Any], Message]] = {
 
 
 def as_written(value: Any) -> str:
-    """A value as the site file would spell it: true, 4.5, 'three'."""
-    if isinstance(value, bool):
-        return str(value).lower()
+    """A value as the site file would spell it: true, 4.5, 'three'; null, a list, a mapping
+    (:func:`facility.spelling.found`) for what is not text or a number."""
+    if isinstance(value, bool) or value is None or isinstance(value, list | dict | tuple):
+        return found(value)
     return repr(value) if isinstance(value, str) else str(value)
 
 

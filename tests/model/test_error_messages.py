@@ -355,6 +355,17 @@ def test_no_broken_value_anywhere_gets_pydantic_wording(tmp_path: Path) -> None:
     fraction, a truth value, a negative number or an empty text: every problem names a line
     and a field and says it in facility's words."""
     data = yaml.safe_load(SMALL.read_text(encoding="utf-8"))
+    data["site"]["document"] = {  # dates, a status, lists of blocks
+        "number": "D-1",
+        "revision": "A",
+        "status": "issued",
+        "approved_by": "C",
+        "revisions": [{"revision": "A", "date": "2026-01-05", "description": "first"}],
+        "signers": [{"discipline": "electrical", "name": "E"}],
+    }
+    data["waivers"] = [
+        {"rule": "PWR-001", "entity": "R01", "reason": "r", "owner": "o", "expires": "2027-03-31"}
+    ]
     site = tmp_path / "site.json"
     places = _places(data)
     assert len(places) > 110
