@@ -115,6 +115,8 @@ def fixes(
     """The fixes of every failing finding of ``result`` (``site`` checked under ``ruleset``),
     by finding id. ``as_of`` is the report date (:func:`facility.check.run_check`'s)."""
     counts = counts if counts is not None else Counts()
+    if not any(f.status == "fail" for f in result.findings):
+        return {}  # nothing to fix: no check run
     base = _judge(site, ruleset, as_of, counts)
     failing = [f for f in result.findings if f.status == "fail" and f.id in base]
     # A single failure (RED-001) fails because a check fails after a loss: the fixes of the

@@ -305,6 +305,15 @@ def test_air002_one_more_unit(tmp_path) -> None:
     _reapplied(path, tmp_path, found, findings)
 
 
+def test_nothing_failing_costs_nothing() -> None:
+    site, rules, _ = _checked(EXAMPLES / "small-ready.yaml")
+    report = run_check(site, rules, generated_at=WHEN)
+    report.result.findings = [f for f in report.result.findings if f.status != "fail"]
+    counts = Counts()
+    assert fixes(site, rules, report.result, as_of=WHEN.date(), counts=counts) == {}
+    assert (counts.checks, counts.rule_runs) == (0, 0)
+
+
 def test_plain_figures() -> None:
     assert plain(137_600.0, "power") == "137.6 kW"
     assert plain(0.9, "area") == "0.90 m²"
