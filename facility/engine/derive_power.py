@@ -870,9 +870,11 @@ def _deviation(ln: list[float], ll: list[float]) -> Value:
     return Value(phase_spread(lines)[1], _DEVIATION, _line_inputs(lines))
 
 
-def _average(ln: list[float], ll: list[float]) -> Value:
-    lines = line_currents(ln, ll)
-    return Value(phase_spread(lines)[0], _AVERAGE, _line_inputs(lines))
+def _average(deviation: Value) -> Value:
+    """The average of the line currents the deviation's working holds (I_1, I_2, I_3)."""
+    known(deviation)
+    lines = tuple(value for _, value, _ in deviation.inputs)
+    return Value(phase_spread(lines)[0], _AVERAGE, deviation.inputs)
 
 
 def _neutral(ln: list[float]) -> Value:
@@ -899,10 +901,10 @@ def pdu_phase_deviation(ctx: Context, pdu: Pdu) -> Value:
     "pdu_phase_average",
     "current",
     "Average of the PDU's three line currents in normal operation",
-    reads=("rack.rack_apparent_power", "rack:pdus"),
+    reads=("self.pdu_phase_deviation",),
 )
 def pdu_phase_average(ctx: Context, pdu: Pdu) -> Value:
-    return _average(*_pdu_phase_currents(ctx, pdu, after_side_loss=False))
+    return _average(ctx.get("pdu", "pdu_phase_deviation", pdu))
 
 
 @quantity(
@@ -918,12 +920,43 @@ def pdu_neutral_current(ctx: Context, pdu: Pdu) -> Value:
 
 
 def _element_phase_currents(ctx: Context, element: Any) -> tuple[list[float], list[float]]:
-    ln, ll = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    """The line-to-neutral and line-to-line currents [A] of the PDUs in service below.
+
+    A failure scenario (``ctx.baseline``) recomputes only the PDUs whose rack it changed
+    (``topology.moved``) and takes every other PDU's from the normal audit: the same numbers,
+    summed in the same order, as a full re-audit, without recomputing every PDU below a
+    busway for each rack-side loss."""
+    base = ctx.baseline
+    moved = ctx.topology.moved
+    changed: frozenset[str] = frozenset()
+    if base is not None and moved is not None:
+        changed = frozenset(p.id for p in moved.below.get(element.id, ()))
+    l1 = l2 = l3 = p12 = p23 = p31 = 0.0
     for pdu in ctx.topology.pdus_in_service_below(element.id):
-        pdu_ln, pdu_ll = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
-        ln = [a + b for a, b in zip(ln, pdu_ln, strict=True)]
-        ll = [a + b for a, b in zip(ll, pdu_ll, strict=True)]
-    return ln, ll
+        if base is None:
+            (a, b, c), (d, e, f) = _normal_contribution(ctx, pdu)
+        elif pdu.id in changed or pdu.id not in base.site.pdus:
+            (a, b, c), (d, e, f) = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
+        else:
+            (a, b, c), (d, e, f) = _normal_contribution(base, pdu)
+        l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
+    return [l1, l2, l3], [p12, p23, p31]
+
+
+def _normal_contribution(ctx: Context, pdu: Pdu) -> tuple[list[float], list[float]]:
+    """The PDU's line currents in normal operation as the elements above it see them, once per
+    audit (``ctx.memo``, which a failure scenario shares with its normal audit)."""
+    key = ("upstream_phase_currents", pdu.id)
+    found = ctx.memo.get(key)
+    if found is None:
+        try:
+            found = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
+        except Unknown as missing:
+            found = missing.value
+        ctx.memo[key] = found
+    if isinstance(found, Value):
+        raise Unknown(found)
+    return found
 
 
 @quantity(
@@ -953,10 +986,10 @@ def distribution_phase_deviation(ctx: Context, element: Any) -> Value:
     "distribution_phase_average",
     "current",
     "Average of the three line currents in normal operation",
-    reads=("below", "pdus_below.pdu_load"),
+    reads=("self.distribution_phase_deviation",),
 )
 def distribution_phase_average(ctx: Context, element: Any) -> Value:
-    return _average(*_element_phase_currents(ctx, element))
+    return _average(ctx.get("distribution", "distribution_phase_deviation", element))
 
 
 @quantity(
