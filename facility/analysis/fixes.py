@@ -26,6 +26,7 @@ whose relations are built anew.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,11 +38,15 @@ from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import scopes
 from facility.engine.rules import Rule, RuleSet
 from facility.messages import Message
+from facility.model.cluster import Evidence
 from facility.model.site import Pdu, Rack, Site
 
 # Breaker ratings of rack PDUs as sold (A): a higher rating is the next of these.
 STANDARD_RATINGS = (16.0, 20.0, 24.0, 30.0, 32.0, 40.0, 50.0, 60.0, 63.0, 80.0, 100.0, 125.0)
 MORE_COUNT = 8  # at most this many more PDUs per side, CDUs, air units or shelves
+# Scopes whose findings only the whole check judges: the single failures (the analysis makes
+# their entities) and the commissioning items (their age needs the report date).
+_WHOLE_CHECK = (FAILURE_SCOPE, "commissioning_item")
 _STATUS_RANK = {"pass": 0, "waived": 0, "not_evaluated": 1, "fail": 2}
 
 
@@ -146,7 +151,7 @@ def fixes(
                 if _passes_in(judged, finding.id) and _no_worse(base, judged, finding.id)
             ]
         if not found:
-            for lever in _levers(site, finding):
+            for lever in _levers(site, finding, rule, as_of):
                 searched = _search(site, ruleset, rule, finding, lever, as_of, counts)
                 if searched is not None and _no_worse(base, searched[1], finding.id):
                     found.append(searched)
@@ -204,7 +209,7 @@ def _rerun(
     site: Site, ruleset: RuleSet, rule: Rule, finding: Finding, as_of: Any, counts: Counts
 ) -> Finding | None:
     """The finding's rule on its entity of ``site`` (the whole check for a single failure)."""
-    if rule.spec.scope == FAILURE_SCOPE:
+    if rule.spec.scope in _WHOLE_CHECK:
         return _judge(site, ruleset, as_of, counts).get(finding.id)
     counts.rule_runs += 1
     scope = rule.spec.scope
@@ -255,34 +260,36 @@ def _search(
 # --- levers: what each rule's fix may change ----------------------------------------------
 
 
-def _levers(site: Site, finding: Finding) -> list[_Lever]:
-    rule, kind, eid = finding.rule, finding.entity_kind, finding.entity_id
+def _levers(site: Site, finding: Finding, rule: Rule, as_of: Any) -> list[_Lever]:
+    code, kind, eid = finding.rule, finding.entity_kind, finding.entity_id
     rack = _rack_of(site, kind, eid)
     out: list[_Lever | None] = []
-    if rule == "PWR-001" and rack is not None:
+    if code == "PWR-001" and rack is not None:
         out += [_more_pdus(site, rack), *_pdu_ratings(site, rack), _cap_power(site, rack)]
-    elif rule in ("PWR-002", "PWR-003") and rack is not None:
+    elif code in ("PWR-002", "PWR-003") and rack is not None:
         pdu = site.pdus.get(eid)
         out += [_more_pdus(site, rack), *_pdu_ratings(site, rack, pdu), _cap_power(site, rack)]
-    elif rule == "PWR-021" and rack is not None:
+    elif code == "PWR-021" and rack is not None:
         out += [_more_shelves(site, rack), _cap_power(site, rack)]
-    elif rule == "FLR-001" and rack is not None:
+    elif code == "FLR-001" and rack is not None:
         out += [_zone_rating(site, rack.zone, "uniform_load_rating", 100.0), _spread(site, rack)]
-    elif rule == "FLR-002" and rack is not None:
+    elif code == "FLR-002" and rack is not None:
         out += [_zone_rating(site, rack.zone, "concentrated_load_rating", 10.0)]
-    elif rule == "FLR-006" and rack is not None:
+    elif code == "FLR-006" and rack is not None:
         out += [_zone_rating(site, rack.zone, "rolling_load_rating", 10.0)]
-    elif rule == "FLR-003":
+    elif code == "FLR-003":
         out += [_zone_rating(site, eid, "uniform_load_rating", 100.0)]
-    elif rule in ("LIQ-001", "LIQ-002", "LIQ-014"):
+    elif code in ("LIQ-001", "LIQ-002", "LIQ-014"):
         out += [_more_cdus(site, eid)]
-    elif rule in ("LIQ-003", "LIQ-004"):
+    elif code in ("LIQ-003", "LIQ-004"):
         out += [_more_cdus(site, eid), _design_rise(site, eid)]
-    elif rule in ("AIR-001", "AIR-002"):
+    elif code in ("AIR-001", "AIR-002"):
         out += [_more_air_units(site, eid)]
-    elif rule in ("CLU-003", "CLU-004"):
+    elif code in ("CLU-003", "CLU-004"):
         out += [_target_duration(site)]
-    elif rule == "RED-001":
+    elif code in ("CLU-013", "CLU-014"):
+        out += [_record(site, eid, rule, as_of)]
+    elif code == "RED-001":
         lost, _, element = eid.partition(":")
         if lost == "rack_side" and rack is not None:
             out += [_more_pdus(site, rack), *_pdu_ratings(site, rack), _cap_power(site, rack)]
@@ -594,6 +601,40 @@ def _target_duration(site: Site) -> _Lever | None:
     return _Lever("target_duration", change, candidates, apply, {"cluster": cluster.id})
 
 
+def _record(site: Site, item_id: str, rule: Rule, as_of: Any) -> _Lever | None:
+    """A dated, referenced record of the commissioning item, recent enough on the report
+    date: age ≤ max → date ≥ report date − ⌊max / 1 d⌋ (closed form, one candidate)."""
+    cluster = site.cluster
+    item = next((i for i in cluster.items if i.id == item_id), None) if cluster else None
+    if item is None or not isinstance(as_of, dt.date):
+        return None
+    oldest = rule.parameters.get("max_evidence_age")
+    needed = as_of
+    if oldest is not None and item.evidence is not None and item.evidence.date is not None:
+        needed = as_of - dt.timedelta(days=math.floor(oldest.value / 86_400))
+    before = item.evidence.date if item.evidence is not None else None
+
+    def apply(s: Site, day: float) -> Site:
+        assert s.cluster is not None
+        date = dt.date.fromordinal(int(day))
+        items = []
+        for i in s.cluster.items:
+            if i.id == item_id:
+                e = i.evidence or Evidence()
+                reference = e.reference or "(the record's reference)"
+                i = dataclasses.replace(
+                    i, evidence=e.model_copy(update={"date": date, "reference": reference})
+                )
+            items.append(i)
+        return dataclasses.replace(s, cluster=dataclasses.replace(s.cluster, items=items))
+
+    was = float(before.toordinal()) if before is not None else 0.0
+    change = Change("commissioning", item_id, "date", "date", was, was)
+    params = {"item": item_id, "date": needed.isoformat()}
+    name = "renew_record" if before is not None else "add_record"
+    return _Lever(name, change, (float(needed.toordinal()),), apply, params)
+
+
 # --- words ----------------------------------------------------------------------------------
 
 
@@ -673,6 +714,17 @@ def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
         return Message(
             "room %(room)s: %(after)s air units (now %(before)s), the added ones like %(model)s",
             room=p["room"], model=p["model"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "renew_record":
+        return Message(
+            "repeat %(item)s and record it dated %(date)s or later, with its reference "
+            "(the record is dated %(before)s)",
+            item=p["item"], date=p["date"], before=dt.date.fromordinal(int(c.before)).isoformat(),
+        )  # fmt: skip
+    if fix.lever == "add_record":
+        return Message(
+            "record %(item)s with its date and its report or ticket reference",
+            item=p["item"],
         )  # fmt: skip
     if fix.lever == "target_duration":
         return Message(

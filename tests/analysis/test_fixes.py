@@ -172,6 +172,19 @@ def test_clu003_clu004_the_target_time_the_plan_needs() -> None:
         assert str(fix.text()).startswith("a target duration of at least 16.9 d")
 
 
+def test_clu013_clu014_a_record_recent_enough() -> None:
+    found, _, _ = _fixes_of(EXAMPLES / "hall-b3-cluster.yaml")
+    # 180 d before the report date 2026-11-29 is 2026-06-02 (29 + 31 + 30 + 31 + 31 + 28 d).
+    (renew,) = found["CLU-014:commissioning_item:single_rack_thermal_test"].fixes
+    assert dt.date.fromordinal(int(renew.changes[0].after)) == dt.date(2026, 6, 2)
+    assert renew.after.observed.value == renew.after.limit.value == 180 * 86_400
+    assert "dated 2026-06-02 or later" in str(renew.text())
+    (record,) = found["CLU-013:commissioning_item:failover_drill"].fixes
+    assert str(record.text()) == (
+        "record failover_drill with its date and its report or ticket reference"
+    )
+
+
 def test_single_failures_share_the_fixes_of_their_checks(b3) -> None:
     found, _, _ = b3
     # Losing side A of A01 overloads side B's PDUs (PWR-002): the 80 A PDUs fix it too.
@@ -238,6 +251,11 @@ def _apply_to_document(doc: dict[str, Any], fix: Fix) -> None:
         row = next(r for r in doc["rows"] if r["id"] == change.id)
         for side in row["pdus"].values():
             side["count"] = int(v)
+    elif change.kind == "commissioning":
+        items = doc["cluster"]["commissioning"]
+        old = items.get(change.id) or {}
+        date = dt.date.fromordinal(int(v)) if fix.lever == "renew_record" else WHEN.date()
+        items[change.id] = {"date": date.isoformat(), "reference": old.get("reference", "CX-1")}
     elif change.kind == "workload":
         doc["cluster"]["workload"]["target_duration"] = f"{v} s"
     elif change.kind == "room":
@@ -282,9 +300,9 @@ def test_every_fix_of_hall_b3_applied_to_its_file_passes(b3, tmp_path) -> None:
 def test_every_fix_of_the_other_examples_applied_passes(name, tmp_path) -> None:
     found, findings, _ = _fixes_of(EXAMPLES / f"{name}.yaml")
     missing = {f.rule for f in found.values() if not f.fixes}
-    # Without a computed fix, by design: the commissioning records (CLU-013/014) and the loss
-    # of the only facility water loop (RED-001).
-    assert missing <= {"CLU-013", "CLU-014", "RED-001"}
+    # Without a computed fix: the loss of the only facility water loop (RED-001 FW-1; a CDU
+    # is fed by one facility water loop in the model, so no second loop can be proposed).
+    assert missing <= {"RED-001"}
     _reapplied(EXAMPLES / f"{name}.yaml", tmp_path, found, findings)
 
 
