@@ -9,8 +9,8 @@ from facility.engine.findings import Finding
 from facility.i18n import _, pgettext
 from facility.messages import localized
 from facility.report.findings_view import message
-from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.json_report import finding_json
+from facility.report.presenting import for_machines
 
 SCHEMA = "facility-failures/1"
 
@@ -158,7 +158,7 @@ def failures_head(report: FailureReport) -> dict[str, Any]:
 def failures_data(report: FailureReport) -> dict[str, Any]:
     """The analysis as JSON data (English, as the JSON result); ``facility check -f json``
     streams the same as its ``failures`` section."""
-    with using_language(DEFAULT_LANGUAGE):
+    with for_machines():
         return {
             **failures_head(report),
             "scenarios": [

@@ -11,11 +11,19 @@ from facility.engine.quantities import Value
 from facility.engine.rules import RuleText
 from facility.messages import localized, localized_all
 from facility.report.i18n import _, pgettext, translations
-from facility.report.quantities import DISPLAY, display_value, format_quantity, unbounded_text
+from facility.report.quantities import (
+    DISPLAY,
+    current_units,
+    display_unit,
+    display_value,
+    format_quantity,
+    unbounded_text,
+)
 
 
 def unit_of(kind: str) -> str:
-    return DISPLAY[kind][1] if kind in DISPLAY else ""
+    """The symbol ``kind`` is shown in (in the display units in force)."""
+    return display_unit(kind)[1] if kind in DISPLAY else ""
 
 
 def text_of(value: float | None, kind: str) -> str:
@@ -31,7 +39,7 @@ def text_of(value: float | None, kind: str) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _text_in(value: float | None, kind: str, _language: object) -> str:
+def _text_in(value: float | None, kind: str, _language: object, _units: str) -> str:
     return text_of(value, kind)
 
 
@@ -39,7 +47,7 @@ def text_cached(value: float | None, kind: str) -> str:
     """:func:`text_of`, remembered per (value, kind) and language: a campus repeats the same
     figures over thousands of identical racks (an unbounded limit is a word, so the language
     is part of the key)."""
-    return _text_in(value, kind, translations())
+    return _text_in(value, kind, translations(), current_units())
 
 
 def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
@@ -49,12 +57,12 @@ def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
         return None
     if math.isinf(value):
         return {"value": None, "unit": unit_of(kind), "text": unbounded_text(value)}
-    shown, unit, text = _quantity_parts(value, kind)
+    shown, unit, text = _quantity_parts(value, kind, current_units())
     return {"value": shown, "unit": unit, "text": text}
 
 
 @functools.lru_cache(maxsize=1 << 16)  # repeated figures of a campus, formatted once
-def _quantity_parts(value: float, kind: str) -> tuple[float, str, str]:
+def _quantity_parts(value: float, kind: str, _units: str) -> tuple[float, str, str]:
     shown = display_value(value, kind) if kind in DISPLAY else value
     return round(shown, 6), unit_of(kind), text_of(value, kind)
 

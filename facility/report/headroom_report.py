@@ -8,8 +8,8 @@ from typing import Any
 from facility.analysis.headroom import SEARCH_LIMIT, DomainHeadroom, HeadroomReport
 from facility.i18n import _, pgettext
 from facility.report.findings_view import message, text_of
-from facility.report.i18n import DEFAULT_LANGUAGE, using_language
 from facility.report.json_report import finding_json
+from facility.report.presenting import for_machines
 from facility.report.words import entity_kind_word
 
 SCHEMA = "facility-headroom/1"
@@ -131,7 +131,7 @@ def _domain_json(d: DomainHeadroom) -> dict[str, Any]:
 
 
 def headroom_json(report: HeadroomReport, site: dict[str, str]) -> str:
-    with using_language(DEFAULT_LANGUAGE):  # a machine format: English
+    with for_machines():  # a machine format: English
         return _headroom_json(report, site)
 
 

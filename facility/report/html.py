@@ -8,13 +8,13 @@ air-gapped hall and printed to PDF.
 from __future__ import annotations
 
 from facility.report.context import ReportInput
-from facility.report.i18n import using_language
+from facility.report.presenting import for_people
 from facility.report.templating import render
 from facility.report.view import build_view
 
 
 def render_html(report: ReportInput) -> str:
     """The HTML report of ``report`` in its language."""
-    with using_language(report.lang):
+    with for_people(report):
         view = build_view(report)
         return render("html", "report.html.j2", report.lang, view=view)

@@ -16,7 +16,7 @@ from facility.printable import json_inert
 from facility.report.context import ReportInput
 from facility.report.coverage_view import verdict_sentence
 from facility.report.findings_view import message, quantity_json, working
-from facility.report.i18n import DEFAULT_LANGUAGE, using_language
+from facility.report.presenting import for_machines
 from facility.report.quantities import format_quantity
 
 SCHEMA = "facility-result/1"
@@ -56,7 +56,7 @@ def finding_json(f: Finding) -> dict[str, Any]:
 def result_json(result: AuditResult) -> dict[str, Any]:
     """The JSON result's data: English whatever the language of the run (a machine format;
     its messages, missing inputs and workings are the engine's English)."""
-    with using_language(DEFAULT_LANGUAGE):
+    with for_machines():
         return _result_json(result)
 
 
@@ -242,7 +242,7 @@ def _failures_body(
         scenario_head,
     )
 
-    with using_language(DEFAULT_LANGUAGE):
+    with for_machines():
         head = failures_head(report)
         members = {"schema": head.pop("schema"), **extra, **head}
         yield "".join(f"\n{indent}{json.dumps(k)}: {_line(v)}," for k, v in members.items())
@@ -269,7 +269,7 @@ def render_report_json(report: ReportInput) -> str:
 def iter_report_json(report: ReportInput) -> Iterator[str]:
     """:func:`render_report_json` piece by piece (what ``facility check`` writes)."""
     result = report.result
-    with using_language(DEFAULT_LANGUAGE):
+    with for_machines():
         data = _result_head(result)
     if len(report.site.layers) > 1:  # a layered site: every file it was read from
         data["site"]["layers"] = [
@@ -336,7 +336,7 @@ class _FindingLines:
         middle_key += (f.margin, f.relation, f.missing)
         middle = self.middles.get(middle_key)
         if middle is None:
-            with using_language(DEFAULT_LANGUAGE):
+            with for_machines():
                 whole = finding_json(f)
             middle = _members({key: whole[key] for key in _MIDDLE_KEYS})
             if len(self.middles) < 200_000:  # bounded: a site of all-different racks

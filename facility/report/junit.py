@@ -40,7 +40,8 @@ from facility.model.waivers import Waiver
 from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.findings_view import message, working
-from facility.report.i18n import _, using_language
+from facility.report.i18n import _
+from facility.report.presenting import for_people
 from facility.report.sarif import waiver_text
 from facility.report.words import entity_kind_name, verdict_word
 
@@ -198,7 +199,7 @@ def junit_tree(report: ReportInput) -> ET.Element:
 
 def render_junit(report: ReportInput) -> str:
     """The JUnit XML document (UTF-8, with an XML declaration and a trailing newline)."""
-    with using_language(report.lang):
+    with for_people(report):
         root = junit_tree(report)
     ET.indent(root, space="  ")
     body = ET.tostring(root, encoding="unicode", short_empty_elements=True)

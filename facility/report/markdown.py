@@ -8,7 +8,7 @@ table or inject markup.
 from __future__ import annotations
 
 from facility.report.context import ReportInput
-from facility.report.i18n import using_language
+from facility.report.presenting import for_people
 from facility.report.templating import MarkdownText, escape_markdown, render
 from facility.report.view import build_view
 
@@ -17,6 +17,6 @@ __all__ = ["MarkdownText", "escape_markdown", "render_markdown"]
 
 def render_markdown(report: ReportInput) -> str:
     """The Markdown report of ``report`` in its language."""
-    with using_language(report.lang):
+    with for_people(report):
         view = build_view(report)
         return render("markdown", "report.md.j2", report.lang, view=view)

@@ -50,6 +50,7 @@ from facility.report.coverage_view import verdict_sentence
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.i18n import DEFAULT_LANGUAGE, N_, _, pgettext, using_language
 from facility.report.json_report import coverage_json
+from facility.report.presenting import for_people
 from facility.report.words import entity_kind_name
 
 SARIF_VERSION = "2.1.0"
@@ -398,7 +399,7 @@ def _english_properties(result: AuditResult) -> dict[str, Any]:
 def render_sarif(report: ReportInput) -> str:
     """The SARIF 2.1.0 log as JSON text (UTF-8, two-space indent, trailing newline), its texts
     in the report's language."""
-    with using_language(report.lang):
+    with for_people(report):
         log = sarif_log(report)
     return json_inert(json.dumps(log, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
 

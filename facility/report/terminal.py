@@ -46,7 +46,8 @@ from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.entity_runs import compressed, judged_orders
 from facility.report.findings_view import message, missing_text, text_of, working
-from facility.report.i18n import _, ngettext, npgettext, pgettext, using_language
+from facility.report.i18n import _, ngettext, npgettext, pgettext
+from facility.report.presenting import for_people
 from facility.report.words import counted_kind_word, list_separator
 
 # ANSI SGR colours (ECMA-48): red for errors and NOT READY, yellow for warnings and a verdict
@@ -595,5 +596,5 @@ def _coverage(result: AuditResult) -> list[str]:
 def render_text(report: ReportInput) -> str:
     """The terminal summary, in the report's language, as ``report.presentation`` asks
     (verbosity, statistics, colour, passed checks)."""
-    with using_language(report.lang):
+    with for_people(report):
         return _Text(report).render() + "\n"

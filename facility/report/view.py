@@ -44,7 +44,7 @@ from facility.report.findings_view import text_cached as text_of
 from facility.report.findings_view import working as _working
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.i18n import _, ngettext, translations
-from facility.report.quantities import DISPLAY, format_quantity
+from facility.report.quantities import DISPLAY, current_units, format_quantity
 from facility.report.utilisation import UtilisationChart, utilisation_charts
 from facility.report.words import (
     AREAS,
@@ -59,16 +59,16 @@ from facility.report.worst_failure import WorstFailure, worst_single_failure
 
 _AREA_ORDER = {area: i for i, area in enumerate(AREAS)}
 # A campus repeats the same few figures and workings tens of thousands of times: format each once
-# (workings in each language: the key holds the translations in use).
+# (workings in each language and display units: the key holds both).
 
 
 @cache
-def _working_in(value: Value | None, kind: str, _language: object) -> str:
+def _working_in(value: Value | None, kind: str, _language: object, _units: str) -> str:
     return _working(value, kind)
 
 
 def working(value: Value | None, kind: str) -> str:
-    return _working_in(value, kind, translations())
+    return _working_in(value, kind, translations(), current_units())
 
 
 MAX_LISTED = 50  # entity ids listed per passed or not-evaluated rule; the rest are counted
