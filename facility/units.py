@@ -62,6 +62,9 @@ KINDS: dict[str, Kind] = {
         Kind("area", "[length] ** 2", "m**2", "m²", "60 m**2"),
         Kind("volume", "[length] ** 3", "m**3", "m³", "40 L"),
         Kind("pressure", "[mass] / [length] / [time] ** 2", "Pa", "Pa", "2.5 bar"),
+        # A pressure on a floor (a uniform rating, a rack's footprint load): shown as a
+        # pressure in SI, in psf in the US system, where a pump head is psi.
+        Kind("floor_load", "[mass] / [length] / [time] ** 2", "Pa", "Pa", "12 kPa"),
         Kind("force", "[mass] * [length] / [time] ** 2", "N", "N", "4.45 kN"),
         Kind("volumetric_flow", "[length] ** 3 / [time]", "m**3/s", "m³/s", "1200 L/min"),
         Kind("temperature", "[temperature]", "degC", "°C", "32 degC"),
@@ -587,6 +590,7 @@ _KIND_PHRASES: dict[str, Message] = {
     "area": Message("an area"),
     "volume": Message("a volume"),
     "pressure": Message("a pressure"),
+    "floor_load": Message("a floor load"),
     "force": Message("a force"),
     "volumetric_flow": Message("a volumetric flow"),
     "temperature": Message("a temperature"),
@@ -615,6 +619,7 @@ _KIND_WORDS: dict[str, Message] = {
     "area": Message("area"),
     "volume": Message("volume"),
     "pressure": Message("pressure"),
+    "floor_load": Message("floor load"),
     "force": Message("force"),
     "volumetric_flow": Message("volumetric flow"),
     "temperature": Message("temperature"),
@@ -670,6 +675,7 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "area": ("m**2", "ft**2"),
     "volume": ("L", "m**3", "gal"),
     "pressure": ("Pa", "kPa", "MPa", "bar", "mbar", "psi", "psf", "kgf/m**2", "inch_H2O"),
+    "floor_load": ("kPa", "Pa", "psf", "kgf/m**2", "kN/m**2"),
     "force": ("N", "kN", "lbf", "kgf"),
     "volumetric_flow": ("L/min", "L/s", "m**3/h", "m**3/s", "gpm", "cfm"),
     "temperature": ("degC", "degF", "K"),

@@ -488,7 +488,7 @@ def _zone_rating(site: Site, zone_id: str | None, name: str, step: float) -> _Le
         zones = {**s.zones, zone.id: s.zones[zone.id].model_copy(update={name: v})}
         return dataclasses.replace(s, zones=zones)
 
-    kind = "pressure" if name == "uniform_load_rating" else "force"
+    kind = "floor_load" if name == "uniform_load_rating" else "force"
     change = Change("floor_zone", zone.id, name, kind, current, current)
     return _Lever(
         "floor_rating", change, _steps(current, step, 4 * current), apply, {"zone": zone.id}

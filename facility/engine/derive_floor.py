@@ -95,7 +95,7 @@ def _zone_figure(ctx: Context, rack: Rack, field: str) -> Value:
 
 
 @quantity(
-    "rack", "footprint_pressure", "pressure", "Installed weight over the rack footprint", reads=()
+    "rack", "footprint_pressure", "floor_load", "Installed weight over the rack footprint", reads=()
 )
 def rack_footprint_pressure(ctx: Context, rack: Rack) -> Value:
     mass = ctx.get("rack", "installed_mass", rack)
@@ -138,7 +138,7 @@ def rack_max_payload(ctx: Context, rack: Rack) -> Value:
 @quantity(
     "rack",
     "zone_uniform_load_rating",
-    "pressure",
+    "floor_load",
     "Uniform load rating of the rack's floor zone",
     reads=(),
 )
@@ -170,7 +170,7 @@ def zone_concentrated_rating(ctx: Context, rack: Rack) -> Value:
 @quantity(
     "floor_zone",
     "zone_load",
-    "pressure",
+    "floor_load",
     "Installed mass of the zone's racks over the zone area",
     reads=("racks",),
 )
@@ -191,7 +191,7 @@ def zone_load(ctx: Context, zone: Any) -> Value:
 
 
 @quantity(
-    "floor_zone", "uniform_load_rating", "pressure", "Uniform load rating of the zone", reads=()
+    "floor_zone", "uniform_load_rating", "floor_load", "Uniform load rating of the zone", reads=()
 )
 def uniform_load_rating(ctx: Context, zone: Any) -> Value:
     if zone.uniform_load_rating is None:

@@ -79,6 +79,7 @@ _BASE: dict[str, dict[str, int]] = {
     "area": {"length": 2},
     "volume": {"length": 3},
     "pressure": {"mass": 1, "length": -1, "time": -2},
+    "floor_load": {"mass": 1, "length": -1, "time": -2},
     "force": {"mass": 1, "length": 1, "time": -2},
     "volumetric_flow": {"length": 3, "time": -1},
     "temperature": {"temperature": 1},

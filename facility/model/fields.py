@@ -131,6 +131,7 @@ Area = Quantity("area", gt=0)
 Volume = Quantity("volume", ge=0)
 Pressure = Quantity("pressure", gt=0)
 PressureDrop = Quantity("pressure", ge=0)
+FloorLoad = Quantity("floor_load", gt=0)
 Force = Quantity("force", gt=0)
 Flow = Quantity("volumetric_flow", gt=0)
 # Absolute temperatures of liquids and air in a hall: above absolute zero, below boiling water.

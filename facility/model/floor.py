@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from facility.model.base import Entity
-from facility.model.fields import Area, Force, Id, Length, Pressure
+from facility.model.fields import Area, FloorLoad, Force, Id, Length
 
 
 class Room(Entity):
@@ -22,7 +22,7 @@ class FloorZone(Entity):
     construction: Literal["slab", "raised_floor"] = Field(
         description="slab, or raised_floor (then give concentrated_load_rating)"
     )
-    uniform_load_rating: Pressure | None = Field(
+    uniform_load_rating: FloorLoad | None = Field(
         None, description="Rated uniformly distributed load of the floor"
     )
     concentrated_load_rating: Force | None = Field(

@@ -31,6 +31,7 @@ DISPLAY: dict[str, tuple[str, str, int]] = {
     "area": ("m**2", "m²", 1),
     "volume": ("L", "L", 0),
     "pressure": ("kPa", "kPa", 1),
+    "floor_load": ("kPa", "kPa", 1),
     "force": ("kN", "kN", 2),
     "volumetric_flow": ("L/min", "L/min", 0),
     "temperature": ("degC", "°C", 1),
@@ -55,6 +56,7 @@ DISPLAY_US: dict[str, tuple[str, str, int]] = {
     "area": ("ft**2", "ft²", 1),
     "volume": ("gallon", "gal", 1),
     "pressure": ("psi", "psi", 1),
+    "floor_load": ("lbf/ft**2", "psf", 1),
     "force": ("lbf", "lbf", 0),
     "volumetric_flow": ("gallon/minute", "gpm", 1),
     "temperature": ("degF", "°F", 1),
@@ -63,11 +65,9 @@ DISPLAY_US: dict[str, tuple[str, str, int]] = {
     "acceleration": ("ft/s**2", "ft/s²", 2),
     "specific_heat": ("Btu/(lb*delta_degF)", "Btu/(lb·°F)", 3),
 }
-FLOOR_LOAD_US = ("lbf/ft**2", "psf", 1)  # a pressure on a floor, in the US system
 SYSTEMS = ("si", "us")
 
 _SYSTEM: contextvars.ContextVar[str] = contextvars.ContextVar("display_units", default="si")
-_FLOOR: contextvars.ContextVar[bool] = contextvars.ContextVar("floor_loads", default=False)
 
 
 @contextlib.contextmanager
@@ -82,27 +82,13 @@ def using_units(system: str) -> Iterator[None]:
         _SYSTEM.reset(token)
 
 
-@contextlib.contextmanager
-def floor_loads(on: bool = True) -> Iterator[None]:
-    """Inside the block, pressures are loads on a floor (psf in the US system)."""
-    token = _FLOOR.set(on)
-    try:
-        yield
-    finally:
-        _FLOOR.reset(token)
-
-
 def current_units() -> str:
     return _SYSTEM.get()
 
 
 def display_unit(kind: str) -> tuple[str, str, int]:
     """(unit as pint reads it, symbol, decimals) of ``kind`` in the system in force."""
-    if _SYSTEM.get() == "si":
-        return DISPLAY[kind]
-    if kind == "pressure" and _FLOOR.get():
-        return FLOOR_LOAD_US
-    return DISPLAY_US[kind]
+    return DISPLAY[kind] if _SYSTEM.get() == "si" else DISPLAY_US[kind]
 
 
 # Kinds whose figures span many orders of magnitude are shown in the largest unit that keeps

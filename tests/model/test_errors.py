@@ -233,7 +233,7 @@ def test_bare_number_for_a_quantity(tmp_path):
         3,
         33,
         "floor_zones[0].uniform_load_rating",
-        "missing unit: expected a pressure like '2.5 bar', got the bare number 25",
+        "missing unit: expected a floor load like '12 kPa', got the bare number 25",
     )
 
 

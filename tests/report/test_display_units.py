@@ -2,14 +2,21 @@
 
 Expected values are worked by hand from the exact definitions (NIST SP 811 appendix B):
 1 lb = 0.45359237 kg, 1 in = 25.4 mm, 1 US gal = 3.785411784 L, 1 lbf = 4.4482216 N,
-1 psi = 6.894757 kPa, 1 psf = 47.880259 Pa, °F = °C × 9/5 + 32, 1 K = 1.8 Δ°F.
+1 psi = 6.894757 kPa, 1 psf = 47.880259 Pa, g = 9.80665 m/s², °F = °C × 9/5 + 32, 1 K = 1.8 Δ°F.
 """
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
-from facility.report.quantities import floor_loads, format_quantity, using_units
+import pytest
+from typer.testing import CliRunner
+
+from facility.cli import app
+from facility.report.quantities import format_quantity, using_units
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 CASES = [
     # 1,100 kg / 0.45359237 = 2,425.1 lb
@@ -45,14 +52,42 @@ def test_each_kind_in_both_systems(value: float, kind: str, si: str, us: str) ->
 
 
 def test_a_floor_load_is_psf_and_a_pump_head_psi() -> None:
-    # 12 kPa / 47.880259 Pa = 250.6 psf; the same pressure outside a floor context is psi:
+    # 12 kPa / 47.880259 Pa = 250.6 psf; the same pressure as a pump head is psi:
     # 12 kPa / 6.894757 = 1.74 psi
     with using_units("us"):
-        with floor_loads():
-            assert format_quantity(12_000.0, "pressure") == "250.6 psf"
+        assert format_quantity(12_000.0, "floor_load") == "250.6 psf"
         assert format_quantity(12_000.0, "pressure") == "1.7 psi"
-    with floor_loads():  # SI: a floor load is kPa like any pressure
-        assert format_quantity(12_000.0, "pressure") == "12.0 kPa"
+    assert format_quantity(12_000.0, "floor_load") == "12.0 kPa"
+
+
+def test_hall_b3_in_us_units(tmp_path: Path) -> None:
+    # FLR-001 on B01: 1,100 kg on 600 mm × 1,200 mm = 1,100 × 9.80665 / 0.72 = 14,982 Pa
+    # = 14,982 / 47.880259 = 312.9 psf, against 12 kPa = 250.6 psf. LIQ-004 on TCS-A:
+    # 1,457 L/min = 384.9 gpm (the SI report's figure / 3.785411784).
+    result = CliRunner().invoke(
+        app, ["check", str(EXAMPLES / "hall-b3.yaml"), "--units", "us", "-v"]
+    )
+    assert result.exit_code == 1, result.output
+    text = result.stdout
+    assert "312.9 psf violates the limit: must be ≤ 250.6 psf" in text
+    assert "gpm" in text and "L/min" not in text and "kPa" not in text and " kg" not in text
+    # the JSON result stays SI whatever the display units
+    out = tmp_path / "r.json"
+    CliRunner().invoke(
+        app, ["check", str(EXAMPLES / "hall-b3.yaml"), "--units", "us", "-o", str(out)]
+    )
+    floor = [f for f in json.loads(out.read_text())["findings"] if f["rule"] == "FLR-001"]
+    assert floor and all(f["observed"]["unit"] == "kPa" for f in floor)
+
+
+def test_a_site_asks_for_its_units_and_the_command_line_wins(tmp_path: Path) -> None:
+    text = (EXAMPLES / "hall-b3.yaml").read_text(encoding="utf-8")
+    site = tmp_path / "hall-b3.yaml"
+    site.write_text(text.replace("  name: Hall B3\n", "  name: Hall B3\n  display_units: us\n", 1))
+    us = CliRunner().invoke(app, ["check", str(site)]).stdout
+    si = CliRunner().invoke(app, ["check", str(site), "--units", "si"]).stdout
+    assert "psf" in us and "kPa" not in us
+    assert "kPa" in si and "psf" not in si
 
 
 def test_the_cache_keeps_the_systems_apart() -> None:
