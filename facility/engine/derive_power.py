@@ -653,7 +653,7 @@ _PHASE_SLOT = {
 _MAX_LINE = Message("max over L1, L2, L3 of the phasor sum of the bank currents")
 _DEVIATION = Message("max |I_i − Ī| over the line currents")
 _AVERAGE = "(I_1 + I_2 + I_3) / 3"
-_NEUTRAL = Message("|I_1N + I_2N · a² + I_3N · a|")
+_NEUTRAL = "|I_1N + I_2N · a² + I_3N · a|"
 
 
 def _no_banks(pdu: Pdu) -> Value:

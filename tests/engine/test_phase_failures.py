@@ -111,3 +111,21 @@ def test_the_upstream_lines_are_unbalanced_and_a_loss_moves_them(site) -> None:
     (moved,) = [f for f in scenario.findings if f.rule == "PWR-019" and f.entity_id == "RPP-A1"]
     assert moved.observed.value == pytest.approx(36.61, abs=0.01)
     assert moved.limit.value == pytest.approx(0.1 * 27.46, abs=0.01)
+
+
+def test_neutral_current_of_a_pdu_and_of_an_rpp(site) -> None:
+    from facility.engine.quantities import Assumptions, Context
+
+    ctx = Context(site, Assumptions())
+    # R5-A1 (p3, banks L1, L2, L3 with supplies 3, 2, 1): R5 is 8 kW at PF 0.95, half of it on
+    # each side in normal operation: 4,210.5 VA over 6 supplies at 415 / √3 = 239.6 V:
+    #   I_1N = 4,210.5 · 3/6 / 239.6 = 8.786 A, I_2N = 5.857 A, I_3N = 2.929 A
+    #   I_N = √(8.786² + 5.857² + 2.929² − 8.786·5.857 − 5.857·2.929 − 2.929·8.786)
+    #       = 2.929 · √(9 + 4 + 1 − 6 − 2 − 3) = 2.929 · √3 = 5.073 A
+    pdu = site.pdus["R5-A1"]
+    assert ctx.get("pdu", "pdu_neutral_current", pdu).value == pytest.approx(5.073, abs=0.001)
+    # RPP-A1: single-phase PDUs on L1 (18.31 + 27.46 A) and L2 (18.31 A), nothing on L3:
+    #   I_N = √(45.77² + 18.31² − 45.77 · 18.31) = √(2094.9 + 335.3 − 838.1) = √1592.1 = 39.90 A
+    rpp = site.distribution["RPP-A1"]
+    value = ctx.get("distribution", "distribution_neutral_current", rpp).value
+    assert value == pytest.approx(39.90, abs=0.01)
