@@ -28,7 +28,7 @@ from facility.engine.rules import RuleSet
 from facility.engine.waivers import apply_waivers
 from facility.inputs import InputFile
 from facility.model.site import Site
-from facility.report.context import Presentation, ReportInput
+from facility.report.context import FixSearch, Presentation, ReportInput
 
 
 def run_check(
@@ -42,6 +42,7 @@ def run_check(
     baseline: tuple[str, dict[str, Any]] | None = None,
     input_files: Sequence[InputFile] = (),
     presentation: Presentation | None = None,
+    fixes: bool = True,
 ) -> ReportInput:
     """Check ``site`` under ``ruleset``: everything a report is made from.
 
@@ -53,7 +54,9 @@ def run_check(
     JSON result) to compare the findings with, after the waivers (``result.baseline``).
     ``input_files``: the files read besides the site and the rules (waiver files, the
     configuration file), each with its SHA-256, for the sign-off and the JSON result.
-    ``presentation``: how the reports show it (the defaults when None)."""
+    ``presentation``: how the reports show it (the defaults when None). ``fixes``: search the
+    fix of each finding still failing after the waivers (:mod:`facility.analysis.fixes`),
+    when a report first shows it (``ReportInput.fixes``); False: not searched."""
     today = generated_at.date() if generated_at is not None else None
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     # The audit finds no entity of the single_failure scope; the analysis leaves out every
@@ -90,6 +93,15 @@ def run_check(
         *input_files,
         *ruleset.files,
     )
+    search = None
+    if fixes:
+        from facility.analysis.fixes import fixes as find_fixes
+
+        def compute() -> dict[str, Any]:
+            # after the waivers: a waived finding is not failing, and gets no fix
+            return find_fixes(site, ruleset, result, as_of=today)
+
+        search = FixSearch(compute)
     return ReportInput(
         result,
         site,
@@ -100,4 +112,5 @@ def run_check(
         failures=failures,
         inputs=inputs,
         presentation=presentation or Presentation(),
+        fixes=search,
     )

@@ -38,6 +38,7 @@ from facility.engine.findings import Finding
 from facility.engine.rules import SEVERITY_ORDER, RuleSet
 from facility.report.anchors import finding_anchor, natural_key
 from facility.report.entity_runs import compressed, judged_orders
+from facility.report.fixes_view import finding_fixes
 from facility.report.i18n import _, ngettext
 from facility.report.words import counted_kind_word, list_separator, severity_word
 
@@ -267,6 +268,7 @@ class CauseView:
     label: str  # 'A01 … A08 (8 racks): One power side cannot carry the whole rack'
     count: str  # '88 failing checks: PWR-001 ×8, PWR-003 ×64, RED-001 ×16'
     anchor: str  # the root finding's place in the report
+    fix: str = ""  # the first fix of the root finding, or why there is none
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +276,11 @@ class CausesView:
     heading: str  # '6 causes'
     intro: str
     items: list[CauseView]
+
+
+def _first_fix(report: ReportInput, root: Finding) -> str:
+    shown = finding_fixes(report, root)
+    return shown.first if shown is not None else ""
 
 
 def causes_view(report: ReportInput) -> CausesView | None:
@@ -295,6 +302,7 @@ def causes_view(report: ReportInput) -> CausesView | None:
                 label=cause_label(cause, titles.get(root.rule, root.title), orders),
                 count=cause_count(cause),
                 anchor=finding_anchor(root.rule, root.entity_kind, root.entity_id),
+                fix=_first_fix(report, root),
             )
         )
     intro = _(

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from facility.analysis.failures import FailureReport
 from facility.engine.findings import AuditResult
@@ -11,6 +13,9 @@ from facility.engine.rules import RuleSet
 from facility.engine.waivers import WaiverReport
 from facility.inputs import InputFile
 from facility.model.site import Site
+
+if TYPE_CHECKING:
+    from facility.analysis.fixes import FindingFixes
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +31,29 @@ class Presentation:
     paper: str = "a4"  # printed pages (HTML print, PDF): "a4" or "letter"
 
 
+class FixSearch:
+    """The fix search of one check (:func:`facility.analysis.fixes.fixes`), run the first time
+    a report asks for it and remembered: the terminal's default summary never asks (it costs
+    about 15 whole checks on Hall B3), HTML, Markdown, JSON and ``-v`` do, and every format
+    written in one run shares the one search."""
+
+    __slots__ = ("_compute", "_found")
+
+    def __init__(self, compute: Callable[[], dict[str, FindingFixes]]) -> None:
+        self._compute = compute
+        self._found: dict[str, FindingFixes] | None = None
+
+    def get(self) -> dict[str, FindingFixes]:
+        """The fixes of every failing finding, by finding id."""
+        if self._found is None:
+            self._found = self._compute()
+        return self._found
+
+    @property
+    def done(self) -> bool:
+        return self._found is not None
+
+
 @dataclass(frozen=True, slots=True)
 class ReportInput:
     result: AuditResult
@@ -39,3 +67,6 @@ class ReportInput:
     # configuration file, profiles and rule files (empty for a report built by hand).
     inputs: tuple[InputFile, ...] = ()
     presentation: Presentation = Presentation()
+    # The fix for each failing finding (None: not searched, ``--no-fixes`` or a report built by
+    # hand; the reports then say so).
+    fixes: FixSearch | None = None

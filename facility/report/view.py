@@ -12,8 +12,9 @@ translate the report (issue 9).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -42,6 +43,7 @@ from facility.report.failures_view import FailureSection, failure_section
 from facility.report.findings_view import margin_text, missing_text, rule_title
 from facility.report.findings_view import text_cached as text_of
 from facility.report.findings_view import working as _working
+from facility.report.fixes_view import FixesView, finding_fixes
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.i18n import _, ngettext, translations
 from facility.report.quantities import DISPLAY, current_units, format_quantity
@@ -254,6 +256,7 @@ class FindingCard:
     single_failure: bool
     waiver: WaiverView | None
     expired_waivers: list[WaiverView]
+    fix: FixesView | None = None  # a failing card's fixes (facility.report.fixes_view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +361,7 @@ def build_view(report: ReportInput) -> ReportView:
             for fid in w.findings:
                 expired.setdefault(fid, []).append(w)
     failing = sorted((f for f in findings if f.status == "fail"), key=_finding_order)
-    cards = _cards(failing, rules, texts, applied, expired)
+    cards = _cards(failing, rules, texts, applied, expired, lambda f: finding_fixes(report, f))
     areas = []
     for area in AREAS:
         area_cards = [c for c in cards if c.area == area]
@@ -705,6 +708,7 @@ def _cards(
     texts: dict[str, RuleText],
     applied: dict[str, WaiverView],
     expired: dict[str, list[WaiverView]],
+    fix_of: Callable[[Finding], FixesView | None] | None = None,
 ) -> list[FindingCard]:
     """Findings grouped into cards: same rule, status, numbers, working and waiver."""
     groups: dict[tuple[object, ...], list[Finding]] = {}
@@ -720,7 +724,10 @@ def _cards(
     cards = []
     for members in groups.values():
         code = members[0].rule
-        cards.append(_card(members, rules.get(code), texts.get(code), applied, expired))
+        card = _card(members, rules.get(code), texts.get(code), applied, expired)
+        if fix_of is not None:  # identical figures: the first member's fixes are the card's
+            card = dataclasses.replace(card, fix=fix_of(members[0]))
+        cards.append(card)
     cards.sort(key=lambda c: (_AREA_ORDER.get(c.area, 9), SEVERITY_ORDER.get(c.severity, 9), c.rule,
                               natural_key(c.anchor)))  # fmt: skip
     return cards
