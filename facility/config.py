@@ -56,6 +56,7 @@ class Config:
     format: list[str] | None = None
     output: list[Path] | None = None
     show_passed: bool | None = None
+    fixes: bool | None = None
     baseline: Path | None = None
     units: str | None = None
     paper: str | None = None
@@ -114,6 +115,7 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any], Message]] = {
     "format": ("format", _choices(FORMATS), Message("one or a list of %(v)s", v=_or(FORMATS))),
     "output": ("output", _texts, Message("a path or a list of paths")),
     "show-passed": ("show_passed", _flag, Message("true or false")),
+    "fixes": ("fixes", _flag, Message("true or false")),
     "baseline": ("baseline", _text, Message("a path")),
     "units": ("units", _choice(UNITS), Message("one of %(v)s", v=_or(UNITS))),
     "paper": ("paper", _choice(PAPERS), Message("one of %(v)s", v=_or(PAPERS))),

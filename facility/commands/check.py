@@ -188,6 +188,16 @@ def check(
         bool,
         typer.Option("--statistics", help="Text: a table of findings per rule."),
     ] = False,
+    fixes: Annotated[
+        bool | None,
+        typer.Option(
+            "--fixes/--no-fixes",
+            help="Search the smallest change that makes each failing check pass and show it "
+            "(HTML, Markdown, JSON, text with -v; default). --no-fixes: faster, the reports "
+            "say the fixes were not computed.",
+            show_default=False,
+        ),
+    ] = None,
     units: Annotated[
         DisplayUnits | None,
         typer.Option(
@@ -262,6 +272,7 @@ def check(
         statistics=statistics,
         units=units,
         paper=paper,
+        fixes=fixes,
     )
     if is_many(sites):
         from facility.commands.check_many import check_many
@@ -309,6 +320,7 @@ class _CheckOptions:
     statistics: bool = False
     units: DisplayUnits | None = None
     paper: Paper | None = None
+    fixes: bool | None = None  # search the fix of each failing check (None: the default, yes)
     select_patterns: list[Any] = dataclasses.field(default_factory=list)
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
@@ -348,6 +360,8 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
         options.fail_on_incomplete = file.fail_on_incomplete
     if options.show_passed is None:
         options.show_passed = file.show_passed
+    if options.fixes is None:
+        options.fixes = file.fixes
     options.profile = options.profile or file.profile
     options.rules = options.rules or list(file.rules or [])
     options.waivers = options.waivers or list(file.waivers or [])
@@ -467,6 +481,7 @@ def _evaluate(options: _CheckOptions, moment: Any, progress: Any) -> tuple[Any, 
         baseline=previous,
         input_files=input_files,
         presentation=presentation,
+        fixes=options.fixes is not False,
     )
     protected = (
         *inputs,

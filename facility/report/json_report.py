@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -16,6 +17,7 @@ from facility.printable import json_inert
 from facility.report.context import ReportInput
 from facility.report.coverage_view import verdict_sentence
 from facility.report.findings_view import message, quantity_json, working
+from facility.report.fixes_view import finding_fixes
 from facility.report.presenting import for_machines
 from facility.report.quantities import format_quantity
 
@@ -198,7 +200,10 @@ def _line(value: Any) -> str:
 
 
 def _chunks(
-    data: dict[str, Any], findings: Iterable[str], failures: Iterable[str] | None
+    data: dict[str, Any],
+    findings: Iterable[str],
+    failures: Iterable[str] | None,
+    fixes: Iterable[str] = (),
 ) -> Iterator[str]:
     """Indented JSON with one finding per line: readable, diffable, and fast on 100,000s of
     findings (the C encoder runs only without ``indent``). Yields the text piece by piece, so a
@@ -208,6 +213,7 @@ def _chunks(
     yield head[:-2]
     if failures is not None:
         yield from failures
+    yield from fixes
     yield ',\n  "findings": ['
     first = True
     for line in findings:
@@ -309,7 +315,67 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
             waiver = by_finding.get(finding_id)
             yield lines.line(f, finding_id, None if waiver is None else waiver_json(waiver))
 
-    yield from _chunks(data, findings(), failures)
+    yield from _chunks(data, findings(), failures, _fixes_chunks(report))
+
+
+def _fixes_chunks(report: ReportInput) -> Iterator[str]:
+    """The ``fixes`` object: each failing finding's fixes, one finding per line, in the
+    findings' order; null when the search was not run (``--no-fixes``)."""
+    if report.fixes is None:
+        yield ',\n  "fixes": null'
+        return
+    yield ',\n  "fixes": {'
+    first = True
+    for f in _sorted(report.result):
+        with for_machines():
+            shown = fixes_json(report, f)
+        if shown is None:
+            continue
+        yield ("\n    " if first else ",\n    ") + f"{json.dumps(f.id)}: {_line(shown)}"
+        first = False
+    yield "}" if first else "\n  }"
+
+
+def fixes_json(report: ReportInput, f: Finding) -> dict[str, Any] | None:
+    """One failing finding's entry of ``fixes`` (English and SI: inside ``for_machines``)."""
+    shown = finding_fixes(report, f, lang="en")
+    if shown is None:
+        return None
+    found = report.fixes.get().get(f.id) if report.fixes is not None else None
+    verified = found.fixes if found is not None else []
+    return {
+        "fixes": [
+            {
+                "lever": fix.lever,
+                "text": line.text,
+                "changes": [
+                    {
+                        "kind": c.kind,
+                        "id": c.id,
+                        "field": c.field,
+                        "before": _change_json(c.before, c.quantity),
+                        "after": _change_json(c.after, c.quantity),
+                    }
+                    for c in fix.changes
+                ],
+                "working": {"observed": line.observed, "limit": line.limit},
+            }
+            for fix, line in zip(verified, shown.fixes, strict=True)
+        ],
+        "note": shown.note or None,
+        "remediation": shown.remediation,
+    }
+
+
+def _change_json(value: float, kind: str) -> dict[str, Any] | None:
+    """A changed input's value as ``{value, unit, text}``; a record's date as an ISO date
+    (null: no record dated)."""
+    if kind == "date":
+        if value <= 0:
+            return None
+        day = dt.date.fromordinal(int(value)).isoformat()
+        return {"value": day, "unit": "", "text": day}
+    return quantity_json(value, kind)
 
 
 class _FindingLines:

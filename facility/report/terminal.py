@@ -46,6 +46,7 @@ from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.entity_runs import compressed, judged_orders
 from facility.report.findings_view import message, missing_text, text_of, working
+from facility.report.fixes_view import finding_fixes
 from facility.report.i18n import _, ngettext, npgettext, pgettext
 from facility.report.presenting import for_people
 from facility.report.words import counted_kind_word, list_separator
@@ -306,6 +307,11 @@ class _Text:
             if with_findings:
                 for group in cause.groups:
                     lines.append(" " * (width + 6) + self.group_line(list(group.findings)))
+            elif self.verbosity > 0:  # -v: the first fix of the cause's root finding
+                shown = finding_fixes(self.report, cause.root.first)
+                if shown is not None:
+                    fix = _("fix: %(fix)s") % {"fix": printable(shown.first)}
+                    lines.append(" " * (width + 4) + fix)
         return lines
 
     def cause_text(self, cause: Cause) -> str:
@@ -458,6 +464,27 @@ class _Text:
                 lines.append("      " + _("observed: %(working)s") % {"working": how[0]})
                 lines.append("      " + _("limit:    %(working)s") % {"working": how[1]})
                 last_working = how
+            lines += self.fix_lines(f)
+        return lines
+
+    def fix_lines(self, f: Finding) -> list[str]:
+        """-v, under a failing group: each verified fix with its working once changed, or why
+        there is none and the rule's remediation list."""
+        shown = finding_fixes(self.report, f)
+        if shown is None:
+            return []
+        lines = []
+        for fix in shown.fixes:
+            lines.append("      " + _("fix: %(fix)s") % {"fix": printable(fix.text)})
+            lines.append(
+                "        " + _("observed: %(working)s") % {"working": printable(fix.observed)}
+            )
+            lines.append(
+                "        " + _("limit:    %(working)s") % {"working": printable(fix.limit)}
+            )
+        if shown.note:
+            lines.append("      " + _("fix: %(fix)s") % {"fix": printable(shown.note)})
+            lines += ["        - " + printable(r) for r in shown.remediation]
         return lines
 
     def detailed_not_evaluated(self) -> list[str]:
