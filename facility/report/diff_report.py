@@ -249,14 +249,16 @@ def diff_markdown(report: DiffReport, titles: dict[str, str] | None = None) -> s
             " · ".join(f"**{md(p)}**" if i < 4 else md(p) for i, p in enumerate(_counts(report))),
             "",
         ]
+    # (gettext calls outside the f-strings: pybabel extracts none from inside one)
+    old_word, new_word, site_word = md(_("Old")), md(_("New")), md(_("Site"))
+    file_word, verdict = md(_("File")), md(_("Verdict"))
     lines += [
-        f"| | {md(_('Old'))} | {md(_('New'))} |",
+        f"| | {old_word} | {new_word} |",
         "|---|---|---|",
-        f"| {md(_('Site'))} | {md(old['site']['name'])} | {md(new['site']['name'])} |",
-        f"| {md(_('File'))} | {md(old['site']['file'])} | {md(new['site']['file'])} |",
+        f"| {site_word} | {md(old['site']['name'])} | {md(new['site']['name'])} |",
+        f"| {file_word} | {md(old['site']['file'])} | {md(new['site']['file'])} |",
         f"| SHA-256 | {md(old['site']['sha256'][:12])}… | {md(new['site']['sha256'][:12])}… |",
-        f"| {md(_('Verdict'))} | {md(verdict_word(old['verdict']))} | "
-        f"{md(verdict_word(new['verdict']))} |",
+        f"| {verdict} | {md(verdict_word(old['verdict']))} | {md(verdict_word(new['verdict']))} |",
         "",
     ]
     for key, title, changes in sections:
@@ -285,10 +287,8 @@ def _markdown_section(
     orders: dict[tuple[str, str], _Order],
 ) -> list[str]:
     md = escape_markdown
-    head = (
-        f"| {md(_('Entity'))} | {md(_('Status'))} | {md(_('Observed'))} | {md(_('Limit'))} "
-        f"| {md(_('Margin'))} |"
-    )
+    words = [md(_("Entity")), md(_("Status")), md(_("Observed")), md(_("Limit")), md(_("Margin"))]
+    head = "| " + " | ".join(words) + " |"
     lines: list[str] = []
     mark = {"worse": WORSE_MARK + " ", "better": BETTER_MARK + " "}.get(key, "")
     for rule, group, rows in _by_rule(changes, orders):
@@ -302,7 +302,8 @@ def _markdown_section(
             f = row.figures
             limit = md(f["limit"])
             if row.change.limit_changed:
-                limit = MarkdownText(f"{limit} **{md(_('(limit changed)'))}**")
+                changed = md(_("(limit changed)"))
+                limit = MarkdownText(f"{limit} **{changed}**")
             lines.append(
                 f"| {md(mark)}{md(_entities(row))} | {md(f['status'])} | {md(f['observed'])} "
                 f"| {limit} | {md(f['margin'])} |"
