@@ -178,6 +178,15 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
+def _may_be_file(entry: os.DirEntry[str]) -> bool:
+    """A directory entry to check as a site file: a file, or a name the OS cannot follow (a
+    symlink loop: its load says so, per file, rather than the file going unmentioned)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return True
+
+
 def _directory_sites(directory: Path) -> tuple[list[Path], list[Skipped]]:
     """The site files directly in ``directory``, sorted, and the bases left out."""
     try:
@@ -186,7 +195,7 @@ def _directory_sites(directory: Path) -> tuple[list[Path], list[Skipped]]:
             for entry in os.scandir(directory)
             if entry.name.lower().endswith(SITE_SUFFIXES)
             and not entry.name.startswith(".")
-            and entry.is_file()
+            and _may_be_file(entry)
         )
     except OSError as error:
         reason = error.strerror or type(error).__name__

@@ -238,9 +238,11 @@ def test_a_typo_in_a_field_does_not_hide_a_dangling_reference(tmp_path: Path) ->
     text = _small("nominal_power: 135 kW", "nominal_powr: 135 kW").replace(
         "    zone: Z-R1\n", "    zone: Z-R9\n"
     )
+    typo = text.splitlines().index("    nominal_powr: 135 kW") + 1
+    zone = text.splitlines().index("    zone: Z-R9") + 1
     assert _problems(tmp_path, text) == [
-        (45, "rack_types[0].nominal_powr", "unknown field 'nominal_powr'; did you mean 'nominal_power'?"),
-        (120, "rows[0].zone", "unknown floor zone 'Z-R9' (known: Z-R1); did you mean 'Z-R1'?"),
+        (typo, "rack_types[0].nominal_powr", "unknown field 'nominal_powr'; did you mean 'nominal_power'?"),
+        (zone, "rows[0].zone", "unknown floor zone 'Z-R9' (known: Z-R1); did you mean 'Z-R1'?"),
     ]  # fmt: skip
 
 
@@ -317,8 +319,10 @@ def test_the_cli_prints_both_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "r.html"  # (a JSON or SARIF output gets the error result)
     result = CliRunner().invoke(app, ["check", str(site), "-o", str(out)])
     assert result.exit_code == 2, result.output
-    assert f"{site}:45:5: rack_types[0].nominal_powr: unknown field" in result.stderr
-    assert f"{site}:121:5: rows[0].loop: unknown TCS loop 'TCS-9'" in result.stderr
+    lines = site.read_text(encoding="utf-8").splitlines()
+    typo, loop = lines.index("    nominal_powr: 135 kW") + 1, lines.index("    loop: TCS-9") + 1
+    assert f"{site}:{typo}:5: rack_types[0].nominal_powr: unknown field" in result.stderr
+    assert f"{site}:{loop}:5: rows[0].loop: unknown TCS loop 'TCS-9'" in result.stderr
     assert "Traceback" not in result.output
     assert not out.exists()
 

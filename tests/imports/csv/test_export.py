@@ -159,4 +159,5 @@ def test_an_invalid_site_is_not_exported(tmp_path):
     site.write_text("site: {name: T}\nracks:\n  - {id: R1, type: t, position: x}\n", "utf-8")
     with pytest.raises(InputError) as info:
         export_racks(site)
-    assert [p.field for p in info.value.problems] == ["racks[0].position"]
+    # the bad position, and (in the same pass) the rack type 't' that names nothing
+    assert [p.field for p in info.value.problems] == ["racks[0].type", "racks[0].position"]
