@@ -151,13 +151,14 @@ def test_hall_b3_row_b_has_no_room_on_its_raised_floor() -> None:
 
 def test_a_copy_that_fails_alone_fits_nowhere_even_with_nothing_shared() -> None:
     # Hall B3 models nothing above its rack PDUs: each copy of A01 is judged alone, and one
-    # copy already fails as A01 does (163.2 kVA > 4 · 36.2 = 144.9 kVA on one side): 0 more.
+    # copy already fails as A01 does (163.2 kVA > 4 · 36.2 = 144.9 kVA on one side; its N+N
+    # power shelves give (8 − 4) · 33 = 132 kW < 155 kW): 0 more.
     site = load_site(EXAMPLES / "hall-b3.yaml")
     report = headroom(site, RULES, audit(site, RULES), "gb300-b3", row="A")
     power = domain(report, "power path")
     assert (power.racks, power.upstream_modelled) == (0, False)
     assert {(f.rule, f.entity_id) for f in power.binding} == {
-        ("PWR-001", "new-1"), ("PWR-003", "new-1-A1")
+        ("PWR-001", "new-1"), ("PWR-003", "new-1-A1"), ("PWR-021", "new-1")
     }  # fmt: skip
 
 
