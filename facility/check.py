@@ -13,8 +13,11 @@ It sits above the engine, the analyses and the reports: it returns what a report
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import pickle
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from facility.analysis.failures import (
     FAILURE_SCOPE,
@@ -29,6 +32,9 @@ from facility.engine.waivers import apply_waivers
 from facility.inputs import InputFile
 from facility.model.site import Site
 from facility.report.context import FixSearch, Presentation, ReportInput
+
+if TYPE_CHECKING:
+    from facility.analysis.fixes import FindingFixes
 
 
 def run_check(
@@ -95,13 +101,8 @@ def run_check(
     )
     search = None
     if fixes:
-        from facility.analysis.fixes import fixes as find_fixes
-
-        def compute() -> dict[str, Any]:
-            # after the waivers: a waived finding is not failing, and gets no fix
-            return find_fixes(site, ruleset, result, as_of=today)
-
-        search = FixSearch(compute)
+        # after the waivers: a waived finding is not failing, and gets no fix
+        search = FixSearch(lambda: _fixes_of(site, ruleset, result, today))
     return ReportInput(
         result,
         site,
@@ -114,3 +115,46 @@ def run_check(
         presentation=presentation or Presentation(),
         fixes=search,
     )
+
+
+# The fix search costs some fifteen whole checks; a process that checks the same inputs again
+# (a test suite, a library caller writing several reports) gets the same answer. The key is
+# everything the search reads: the site's content, each rule's content (its file, spec,
+# severity, parameters; the expressions are compiled from the spec), the profile's assumptions,
+# the report date and the failing findings with their figures. Inputs that cannot be pickled
+# are not remembered.
+_MEMO: OrderedDict[bytes, dict[str, FindingFixes]] = OrderedDict()
+_MEMO_SIZE = 16
+
+
+def _fixes_of(
+    site: Site, ruleset: RuleSet, result: Any, as_of: dt.date | None
+) -> dict[str, FindingFixes]:
+    from facility.analysis.fixes import fixes as find_fixes
+
+    key = _memo_key(site, ruleset, result, as_of)
+    if key is not None and key in _MEMO:
+        _MEMO.move_to_end(key)
+        return _MEMO[key]
+    found = find_fixes(site, ruleset, result, as_of=as_of)
+    if key is not None:
+        _MEMO[key] = found
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return found
+
+
+def _memo_key(site: Site, ruleset: RuleSet, result: Any, as_of: dt.date | None) -> bytes | None:
+    rules = [(r.file, r.spec, r.severity, r.parameters, r.kind) for r in ruleset.rules]
+    failing = [
+        (f.id, f.rule, f.severity, f.entity_kind, f.entity_id, f.observed, f.limit, f.margin)
+        for f in result.findings
+        if f.status == "fail"
+    ]
+    try:
+        data = pickle.dumps(
+            (site, rules, ruleset.profile, ruleset.assumptions, as_of, failing), protocol=5
+        )
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
+    return hashlib.sha256(data).digest()

@@ -72,10 +72,10 @@ class Fix:
     # carry the working (n · √3 · V_LL · I · DF, with n = 5 … → 181.1 kVA ≥ 163.2 kVA)
     params: dict[str, str] = field(default_factory=dict)  # ids the sentence names
 
-    def text(self, fmt: Callable[[float, str], str] | None = None) -> Message:
-        """The fix as a sentence, its figures formatted by ``fmt(value, kind)`` (the report's
-        formatter, in its units; plain SI when None)."""
-        return fix_text(self, fmt or plain)
+    def text(self, fmt: Callable[[float, str], str]) -> Message:
+        """The fix as a sentence, its figures formatted by ``fmt(value, kind)``: the report's
+        formatter, in its language and units (facility.report.fixes_view.fix_figure)."""
+        return fix_text(self, fmt)
 
 
 @dataclass(slots=True)
@@ -636,25 +636,6 @@ def _record(site: Site, item_id: str, rule: Rule, as_of: Any) -> _Lever | None:
 
 
 # --- words ----------------------------------------------------------------------------------
-
-
-def plain(value: float, kind: str) -> str:
-    """A figure in SI for a message without the report's formatter."""
-    if kind == "count":
-        return f"{value:g}"
-    unit, scale, decimals = _PLAIN.get(kind, ("", 1.0, 3))
-    return f"{value / scale:,.{decimals}f} {unit}".strip()
-
-
-_PLAIN = {
-    "power": ("kW", 1000.0, 1),
-    "current": ("A", 1.0, 0),
-    "pressure": ("kPa", 1000.0, 1),
-    "force": ("kN", 1000.0, 2),
-    "area": ("m²", 1.0, 2),
-    "temperature_difference": ("K", 1.0, 1),
-    "time": ("d", 86_400.0, 1),
-}
 
 
 def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:

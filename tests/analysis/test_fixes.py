@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 import yaml
 
-from facility.analysis.fixes import STANDARD_RATINGS, Counts, Fix, fixes, plain
+from facility.analysis.fixes import STANDARD_RATINGS, Counts, Fix, fixes
 from facility.check import run_check
 from facility.engine.evaluate import default_profile
 from facility.engine.rules import RuleFile, bundled_rules_dir, load_rules
 from facility.model.load import load_site
+from facility.report.fixes_view import fix_figure
 from tests.i18n.test_rule_translations import ASCII_PUNCTUATION, CJK, FOLDED_SPACE, TERMS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -53,7 +54,7 @@ def b3() -> tuple[dict[str, Any], dict[str, Any], Counts]:
 
 
 def _texts(found: dict[str, Any], fid: str) -> list[str]:
-    return [str(f.text()) for f in found[fid].fixes]
+    return [str(f.text(fix_figure)) for f in found[fid].fixes]
 
 
 def _lever(found: dict[str, Any], fid: str, lever: str) -> Fix:
@@ -75,7 +76,7 @@ def test_pwr001_a01_higher_rating_or_a_cap(b3) -> None:
     # (137.7 kW / 0.95 = 144.95 kVA > 144.91 kVA fails: the issue's "137.7" rounds the wrong way).
     cap = _lever(found, fid, "cap_power")
     assert cap.changes[0].after == pytest.approx(137_600)
-    assert str(cap.text()) == (
+    assert str(cap.text(fix_figure)) == (
         "cap the peak power of rack type gb300-b3 at 137.6 kW (now 155.0 kW)"
     )
     assert cap.after.status == "pass" and cap.after.observed.value == pytest.approx(144_842, abs=1)
@@ -97,7 +98,7 @@ def test_pwr001_a_fifth_pdu_when_the_load_spreads_over_the_pdus(tmp_path) -> Non
     more = _lever(found, "PWR-001:rack:A01", "more_pdus")
     assert (more.changes[0].before, more.changes[0].after) == (4, 5)
     assert more.after.limit.value == pytest.approx(181_138, abs=1)
-    assert str(more.text()) == (
+    assert str(more.text(fix_figure)) == (
         "row A: 5 PDUs per side on each rack (now 4), the added ones of the type already there"
     )
     if "PWR-003:pdu:A01-A1" in found:
@@ -137,7 +138,7 @@ def test_flr001_b01_spread_or_a_floor(b3) -> None:
     # The floor: 14,982 Pa → 15.0 kPa on the 0.1 kPa grid.
     floor = _lever(found, fid, "floor_rating")
     assert floor.changes[0].after == pytest.approx(15_000)
-    assert str(floor.text()).startswith("a floor in zone Z-B rated 15.0 kPa")
+    assert str(floor.text(fix_figure)).startswith("a floor in zone Z-B rated 15.0 kPa")
 
 
 def test_liq004_tcs_a_third_cdu_or_a_larger_rise(b3) -> None:
@@ -169,7 +170,7 @@ def test_clu003_clu004_the_target_time_the_plan_needs() -> None:
     for fid in ("CLU-003:cluster:B3-cluster", "CLU-004:cluster:B3-cluster"):
         (fix,) = found[fid].fixes
         assert fix.changes[0].after == pytest.approx(16.9 * 86_400)
-        assert str(fix.text()).startswith("a target duration of at least 16.9 d")
+        assert str(fix.text(fix_figure)).startswith("a target duration of at least 16.9 d")
 
 
 def test_clu013_clu014_a_record_recent_enough() -> None:
@@ -178,9 +179,9 @@ def test_clu013_clu014_a_record_recent_enough() -> None:
     (renew,) = found["CLU-014:commissioning_item:single_rack_thermal_test"].fixes
     assert dt.date.fromordinal(int(renew.changes[0].after)) == dt.date(2026, 6, 2)
     assert renew.after.observed.value == renew.after.limit.value == 180 * 86_400
-    assert "dated 2026-06-02 or later" in str(renew.text())
+    assert "dated 2026-06-02 or later" in str(renew.text(fix_figure))
     (record,) = found["CLU-013:commissioning_item:failover_drill"].fixes
-    assert str(record.text()) == (
+    assert str(record.text(fix_figure)) == (
         "record failover_drill with its date and its report or ticket reference"
     )
 
@@ -284,10 +285,10 @@ def _reapplied(path: Path, tmp_path: Path, found: dict[str, Any], findings: dict
         changed.write_text(yaml.safe_dump(copy, allow_unicode=True), encoding="utf-8")
         _, _, after = _checked(changed)
         for fid in fids:
-            assert after[fid].status == "pass", (fix.text(), fid)
+            assert after[fid].status == "pass", (fix.text(fix_figure), fid)
         for fid, before in findings.items():
             if fid in after and fid not in fids:
-                assert _RANK[after[fid].status] <= _RANK[before.status], (fix.text(), fid)
+                assert _RANK[after[fid].status] <= _RANK[before.status], (fix.text(fix_figure), fid)
         assert not [f for fid, f in after.items() if fid not in findings and f.status == "fail"]
 
 
@@ -319,7 +320,7 @@ def test_air002_one_more_unit(tmp_path) -> None:
     (fix,) = found["AIR-002:room:B3"].fixes
     assert (fix.changes[0].before, fix.changes[0].after) == (2, 3)
     assert fix.after.limit.value == pytest.approx(200_000)
-    assert str(fix.text()) == "room B3: 3 air units (now 2), the added ones like CRAH-2"
+    assert str(fix.text(fix_figure)) == "room B3: 3 air units (now 2), the added ones like CRAH-2"
     _reapplied(path, tmp_path, found, findings)
 
 
@@ -332,10 +333,13 @@ def test_nothing_failing_costs_nothing() -> None:
     assert (counts.checks, counts.rule_runs) == (0, 0)
 
 
-def test_plain_figures() -> None:
-    assert plain(137_600.0, "power") == "137.6 kW"
-    assert plain(0.9, "area") == "0.90 m²"
-    assert plain(3.0, "count") == "3"
+def test_fix_figures() -> None:
+    # the reports' formatter: an area keeps the 0.01 m² of its grid (0.91 m² never reads 0.9)
+    assert fix_figure(137_600.0, "power") == "137.6 kW"
+    assert fix_figure(0.9, "area") == "0.90 m²"
+    assert fix_figure(0.91, "area") == "0.91 m²"
+    assert fix_figure(3.0, "count") == "3"
+    assert fix_figure(16.9 * 86_400, "time") == "16.9 d"
     assert list(STANDARD_RATINGS) == sorted(STANDARD_RATINGS)
 
 

@@ -16,6 +16,7 @@ Hall B3 (examples/hall-b3.yaml), worked by hand as in docs/fixes.md:
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -208,3 +209,63 @@ def test_us_units_cap_in_kw_floor_rating_in_psf(tmp_path: Path) -> None:
     fid = next(k for k in data["fixes"] if k.startswith("FLR-001:rack:B01"))
     after = data["fixes"][fid]["fixes"][0]["changes"][0]["after"]
     assert after["unit"] == "kPa" and after["value"] == 15.0
+
+
+WAIVER = """
+waivers:
+  - rule: FLR-001
+    entity: B01
+    reason: Spreader plates go under B01 before it is filled.
+    owner: J. Okafor
+    expires: 2027-01-31
+"""
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the fix searches run (facility.check remembers them per process: start empty)."""
+    import facility.analysis.fixes as search
+    import facility.check as check
+
+    monkeypatch.setattr(check, "_MEMO", type(check._MEMO)())
+    runs = [0]
+    real = search.fixes
+
+    def fixes(*args: Any, **kwargs: Any) -> Any:
+        runs[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search, "fixes", fixes)
+    return runs
+
+
+def _searched(path: Path, day: int = 29) -> dict[str, Any]:
+    site = load_site(path)
+    moment = dt.datetime(2026, 11, day, 12, tzinfo=dt.UTC)
+    report = run_check(site, load_rules(profile=default_profile(site)), generated_at=moment)
+    assert report.fixes is not None
+    return report.fixes.get()
+
+
+def test_the_search_is_remembered_only_for_the_same_inputs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    runs = _counted(monkeypatch)
+    first = _searched(HALL)
+    assert _searched(HALL) is first and runs == [1]  # the same file, loaded again: remembered
+    assert _searched(HALL, day=28) is not first and runs == [2]  # another report date
+    # the same site but for one figure no finding shows (the floor's concentrated rating)
+    changed = tmp_path / "hall-b3.yaml"
+    text = HALL.read_text(encoding="utf-8")
+    assert text.count("concentrated_load_rating: 4.45 kN") >= 1
+    changed.write_text(
+        text.replace("concentrated_load_rating: 4.45 kN", "concentrated_load_rating: 4.46 kN", 1),
+        encoding="utf-8",
+    )
+    assert _searched(changed) is not first and runs == [3]
+    # a waiver: B01 no longer fails, so it has no fix and the search runs again
+    waived = tmp_path / "waived.yaml"
+    waived.write_text(text + WAIVER, encoding="utf-8")
+    found = _searched(waived)
+    assert runs == [4]
+    assert "FLR-001:rack:B01" not in found and "FLR-001:rack:B02" in found
+    assert "FLR-001:rack:B01" in first
