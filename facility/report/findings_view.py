@@ -63,7 +63,9 @@ def quantity_json(value: float | None, kind: str) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=1 << 16)  # repeated figures of a campus, formatted once
 def _quantity_parts(value: float, kind: str, _units: str) -> tuple[float, str, str]:
-    shown = display_value(value, kind) if kind in DISPLAY else value
+    # a float whatever came in: the cache holds 8 and 8.0 as one key, so an int count here
+    # would make the JSON's "8" or "8.0" depend on which was formatted first
+    shown = float(display_value(value, kind) if kind in DISPLAY else value)
     return round(shown, 6), unit_of(kind), text_of(value, kind)
 
 

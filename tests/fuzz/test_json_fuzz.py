@@ -6,7 +6,8 @@ up to 5,000 deep, integers of up to 5,000 digits, floats beyond any double, NaN 
 a truncated document. Then:
 
 - the exit code is 0, 1 or 2, never a traceback or an internal error;
-- ``check`` on exit 2 writes no report and leaves the earlier one byte for byte;
+- ``check`` on exit 2 writes no report for people and leaves the earlier one byte for byte; the
+  JSON output holds the error result (a CI check shows the bad input, not a stale verdict);
 - ``diff`` on exit 2 names the result file.
 
 A short run is in the default suite; ``-m slow`` runs many more examples.
@@ -90,15 +91,18 @@ def _assert_clean(result) -> None:
 def _check(tmp: Path, text: str) -> None:
     site = tmp / "site.json"
     site.write_text(text, encoding="utf-8")
-    report = tmp / "r.json"
+    report, machine = tmp / "r.html", tmp / "r.json"
     report.write_text(EARLIER, encoding="utf-8")
-    result = CliRunner().invoke(app, ["check", str(site), "-o", str(report)])
+    machine.write_text(EARLIER, encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(site), "-o", str(report), "-o", str(machine)])
     _assert_clean(result)
     if result.exit_code == 2:
         assert report.read_text(encoding="utf-8") == EARLIER
-        assert sorted(p.name for p in tmp.iterdir()) == ["r.json", "site.json"]
+        assert json.loads(machine.read_text(encoding="utf-8"))["verdict"] == "error"
+        assert sorted(p.name for p in tmp.iterdir()) == ["r.html", "r.json", "site.json"]
     else:
         assert report.read_text(encoding="utf-8") != EARLIER
+        assert json.loads(machine.read_text(encoding="utf-8"))["verdict"] != "error"
 
 
 @pytest.fixture(scope="module")
