@@ -476,12 +476,9 @@ class _Text:
         lines = []
         for fix in shown.fixes:
             lines.append("      " + _("fix: %(fix)s") % {"fix": printable(fix.text)})
-            lines.append(
-                "        " + _("observed: %(working)s") % {"working": printable(fix.observed)}
-            )
-            lines.append(
-                "        " + _("limit:    %(working)s") % {"working": printable(fix.limit)}
-            )
+            observed, limit = printable(fix.observed), printable(fix.limit)
+            lines.append("        " + _("then observed: %(working)s") % {"working": observed})
+            lines.append("        " + _("then limit:    %(working)s") % {"working": limit})
         if shown.note:
             lines.append("      " + _("fix: %(fix)s") % {"fix": printable(shown.note)})
             lines += ["        - " + printable(r) for r in shown.remediation]
