@@ -48,7 +48,7 @@ def run_check(
     baseline: tuple[str, dict[str, Any]] | None = None,
     input_files: Sequence[InputFile] = (),
     presentation: Presentation | None = None,
-    fixes: bool = True,
+    fixes: bool = False,
 ) -> ReportInput:
     """Check ``site`` under ``ruleset``: everything a report is made from.
 
@@ -62,7 +62,8 @@ def run_check(
     configuration file), each with its SHA-256, for the sign-off and the JSON result.
     ``presentation``: how the reports show it (the defaults when None). ``fixes``: search the
     fix of each finding still failing after the waivers (:mod:`facility.analysis.fixes`),
-    when a report first shows it (``ReportInput.fixes``); False: not searched."""
+    when a report first shows it (``ReportInput.fixes``; ``facility check --fixes``); False,
+    the default: not searched, and the reports say so."""
     today = generated_at.date() if generated_at is not None else None
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     # The audit finds no entity of the single_failure scope; the analysis leaves out every

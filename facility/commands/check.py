@@ -192,9 +192,9 @@ def check(
         bool | None,
         typer.Option(
             "--fixes/--no-fixes",
-            help="Search the smallest change that makes each failing check pass and show it "
-            "(HTML, Markdown, JSON, text with -v; default). --no-fixes: faster, the reports "
-            "say the fixes were not computed.",
+            help="Search the smallest change that makes each failing check pass, verified on "
+            "the whole site, and show it (HTML, Markdown, JSON, text with -v). It costs about "
+            "fifteen whole checks; without it the reports say the fixes were not computed.",
             show_default=False,
         ),
     ] = None,
@@ -320,7 +320,7 @@ class _CheckOptions:
     statistics: bool = False
     units: DisplayUnits | None = None
     paper: Paper | None = None
-    fixes: bool | None = None  # search the fix of each failing check (None: the default, yes)
+    fixes: bool | None = None  # search the fix of each failing check (None: the default, no)
     select_patterns: list[Any] = dataclasses.field(default_factory=list)
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
@@ -481,7 +481,7 @@ def _evaluate(options: _CheckOptions, moment: Any, progress: Any) -> tuple[Any, 
         baseline=previous,
         input_files=input_files,
         presentation=presentation,
-        fixes=options.fixes is not False,
+        fixes=options.fixes is True,
     )
     protected = (
         *inputs,

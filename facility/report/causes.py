@@ -38,7 +38,7 @@ from facility.engine.findings import Finding
 from facility.engine.rules import SEVERITY_ORDER, RuleSet
 from facility.report.anchors import finding_anchor, natural_key
 from facility.report.entity_runs import compressed, judged_orders
-from facility.report.fixes_view import finding_fixes
+from facility.report.fixes_view import finding_fixes, not_searched
 from facility.report.i18n import _, ngettext
 from facility.report.words import counted_kind_word, list_separator, severity_word
 
@@ -276,9 +276,12 @@ class CausesView:
     heading: str  # '6 causes'
     intro: str
     items: list[CauseView]
+    fixes_note: str = ""  # 'fixes not computed: --fixes' when the search was not run
 
 
 def _first_fix(report: ReportInput, root: Finding) -> str:
+    if report.fixes is None:
+        return ""  # said once for all the causes (CausesView.fixes_note)
     shown = finding_fixes(report, root)
     return shown.first if shown is not None else ""
 
@@ -311,4 +314,5 @@ def causes_view(report: ReportInput) -> CausesView | None:
         "rack's side is short, a single failure that a redundancy check already reports), "
         "are counted with it."
     )
-    return CausesView(causes_heading(causes), intro, items)
+    note = not_searched() if report.fixes is None else ""
+    return CausesView(causes_heading(causes), intro, items, note)

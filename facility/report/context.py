@@ -33,9 +33,9 @@ class Presentation:
 
 class FixSearch:
     """The fix search of one check (:func:`facility.analysis.fixes.fixes`), run the first time
-    a report asks for it and remembered: the terminal's default summary never asks (it costs
-    about 15 whole checks on Hall B3), HTML, Markdown, JSON and ``-v`` do, and every format
-    written in one run shares the one search."""
+    a report asks for it and remembered (it costs about 15 whole checks on Hall B3): HTML,
+    Markdown, JSON and ``-v`` ask, the terminal's default summary never does, and every
+    format written in one run shares the one search."""
 
     __slots__ = ("_compute", "_found")
 
@@ -67,6 +67,6 @@ class ReportInput:
     # configuration file, profiles and rule files (empty for a report built by hand).
     inputs: tuple[InputFile, ...] = ()
     presentation: Presentation = Presentation()
-    # The fix for each failing finding (None: not searched, ``--no-fixes`` or a report built by
-    # hand; the reports then say so).
+    # The fix for each failing finding (None: not searched, the default without ``--fixes``;
+    # the reports then say so).
     fixes: FixSearch | None = None

@@ -62,7 +62,7 @@ class FixesView:
 
 
 def not_searched() -> str:
-    return _("fixes not computed (--no-fixes)")
+    return _("Fixes not computed: --fixes")
 
 
 def fix_sentence(fix: Fix) -> str:

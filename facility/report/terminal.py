@@ -46,7 +46,7 @@ from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.entity_runs import compressed, judged_orders
 from facility.report.findings_view import message, missing_text, text_of, working
-from facility.report.fixes_view import finding_fixes
+from facility.report.fixes_view import finding_fixes, not_searched
 from facility.report.i18n import _, ngettext, npgettext, pgettext
 from facility.report.presenting import for_people
 from facility.report.words import counted_kind_word, list_separator
@@ -307,7 +307,7 @@ class _Text:
             if with_findings:
                 for group in cause.groups:
                     lines.append(" " * (width + 6) + self.group_line(list(group.findings)))
-            elif self.verbosity > 0:  # -v: the first fix of the cause's root finding
+            elif self.verbosity > 0 and self.report.fixes is not None:  # -v: the root's fix
                 shown = finding_fixes(self.report, cause.root.first)
                 if shown is not None:
                     fix = _("fix: %(fix)s") % {"fix": printable(shown.first)}
@@ -428,6 +428,8 @@ class _Text:
         lines += self.detailed_findings()
         lines += self.detailed_not_evaluated()
         lines += _coverage(self.result)
+        if self.report.fixes is None and self.causes:  # nothing failing: nothing to fix
+            lines.append("  " + not_searched())
         return lines
 
     def detailed_findings(self) -> list[str]:
@@ -470,8 +472,8 @@ class _Text:
     def fix_lines(self, f: Finding) -> list[str]:
         """-v, under a failing group: each verified fix with its working once changed, or why
         there is none and the rule's remediation list."""
-        shown = finding_fixes(self.report, f)
-        if shown is None:
+        shown = finding_fixes(self.report, f) if self.report.fixes is not None else None
+        if shown is None:  # not searched: said once, under the coverage
             return []
         lines = []
         for fix in shown.fixes:

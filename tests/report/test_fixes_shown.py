@@ -40,9 +40,9 @@ FW1 = "RED-001:single_failure:facility_water:FW-1"
 
 
 def _check(tmp: Path, *args: str) -> dict[str, str]:
-    """One `facility check` writing HTML, Markdown, JSON and -v text: one fix search."""
+    """One `facility check --fixes` writing HTML, Markdown, JSON and -v text: one search."""
     outputs = {"html": "r.html", "markdown": "r.md", "json": "r.json", "text": "r.txt"}
-    argv = ["check", str(HALL), "--generated-at", WHEN, "-v", *args]
+    argv = ["check", str(HALL), "--generated-at", WHEN, "-v", "--fixes", *args]
     for fmt, name in outputs.items():
         argv += ["-f", fmt, "-o", str(tmp / name)]
     result = CliRunner().invoke(app, argv)
@@ -137,27 +137,41 @@ def test_verbose_text_shows_fixes_under_causes_and_groups(english: dict[str, str
 
 def test_default_text_neither_shows_nor_searches_fixes() -> None:
     site = load_site(HALL)
-    report = run_check(site, load_rules(profile=default_profile(site)), generated_at=None)
+    report = run_check(
+        site, load_rules(profile=default_profile(site)), generated_at=None, fixes=True
+    )
     text = render_text(report)
     assert report.fixes is not None and not report.fixes.done  # nothing searched
     assert "fix:" not in text
 
 
-def test_no_fixes_says_so_and_json_has_null(tmp_path: Path) -> None:
-    shown = _check(tmp_path, "--no-fixes")
+def test_without_fixes_every_report_says_they_were_not_computed(tmp_path: Path) -> None:
+    shown = _check(tmp_path, "--no-fixes")  # the default: no --fixes
     assert json.loads(shown["json"])["fixes"] is None
     card = _card(shown["html"], "card-PWR-001--rack--A01")
-    assert "fixes not computed (--no-fixes)" in card and "rated 80 A" not in card
+    assert "Fixes not computed: --fixes" in card and "rated 80 A" not in card
     assert "Use higher-rated PDUs" in card  # the remediation list still shows
+    assert '<p class="causes-fixes-note">Fixes not computed: --fixes</p>' in shown["html"]
+    cover = shown["markdown"][: shown["markdown"].index("#### ")]
+    assert "Fixes not computed: --fixes" in cover and "   Fix: " not in cover
+    assert "  Fixes not computed: --fixes" in shown["text"].splitlines()  # -v, the coverage
+    assert "fix:" not in shown["text"]
+
+
+def test_the_default_is_no_search(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["check", str(HALL), "--generated-at", WHEN, "-f", "json"])
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["fixes"] is None
 
 
 def test_config_key_fixes(tmp_path: Path) -> None:
     config = tmp_path / "facility.toml"
-    config.write_text("fixes = false\n", encoding="utf-8")
-    result = CliRunner().invoke(
-        app, ["check", str(HALL), "--generated-at", WHEN, "-f", "json", "--config", str(config)]
-    )
+    config.write_text("fixes = true\n", encoding="utf-8")
+    argv = ["check", str(HALL), "--generated-at", WHEN, "-f", "json", "--config", str(config)]
+    result = CliRunner().invoke(app, argv)
     assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["fixes"][A01]["fixes"]  # searched, as --fixes
+    result = CliRunner().invoke(app, [*argv, "--no-fixes"])  # the command line over the file
     assert json.loads(result.stdout)["fixes"] is None
     config.write_text('fixes = "yes"\n', encoding="utf-8")
     result = CliRunner().invoke(
@@ -242,7 +256,8 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
 def _searched(path: Path, day: int = 29) -> dict[str, Any]:
     site = load_site(path)
     moment = dt.datetime(2026, 11, day, 12, tzinfo=dt.UTC)
-    report = run_check(site, load_rules(profile=default_profile(site)), generated_at=moment)
+    rules = load_rules(profile=default_profile(site))
+    report = run_check(site, rules, generated_at=moment, fixes=True)
     assert report.fixes is not None
     return report.fixes.get()
 

@@ -51,7 +51,7 @@ def test_the_document_is_the_result_json_plus_the_report_fields(report: ReportIn
     for finding in data["findings"]:
         finding.pop("waiver")
     assert data["findings"] == plain["findings"]
-    report_fields = ("generated_at", "waivers", "inputs")  # what the report adds to the result
+    report_fields = ("generated_at", "waivers", "inputs", "fixes")  # what the report adds
     assert {k: v for k, v in data.items() if k not in report_fields} == plain
 
 
