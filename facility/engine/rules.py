@@ -296,10 +296,70 @@ def _rule_files(directory: Path) -> list[Path]:
     )
 
 
+# Rule sets loaded in this process, by everything a load reads: a program that loads the same
+# rules again (the tests, a portfolio of sites under one profile, an analysis re-run) gets the
+# same RuleSet; a file added, removed or edited (its size or change time), another profile,
+# selection or working directory is a new load. The loader never changes a RuleSet it returned.
+_LOADED: dict[tuple[Any, ...], RuleSet] = {}
+
+
+def _tree_state(directory: Path) -> tuple[Any, ...]:
+    """Every YAML file under ``directory`` (rules and profiles) with its size and change time;
+    () when it cannot be listed (the load says what is wrong)."""
+    try:
+        files = sorted(directory.rglob("*.yaml"))
+        return (str(directory.resolve()), *((str(f), *_stamp(f)) for f in files))
+    except OSError:
+        return ()
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _load_key(
+    dirs: list[Path], profile: str, profile_dirs: list[Path], select: Any, ignore: Any
+) -> tuple[Any, ...] | None:
+    try:
+        named = Path(profile)
+        profile_state = (profile, *_stamp(named)) if named.suffix in (".yaml", ".yml") else profile
+        return (
+            tuple(_tree_state(d) for d in dirs),
+            profile_state,
+            tuple(_tree_state(d) for d in profile_dirs),
+            tuple(select),
+            tuple(ignore),
+            str(Path.cwd()),
+        )
+    except (OSError, ValueError):  # a profile path that is not there: no memo, the load says
+        return None
+
+
 def load_rules(
     directories: list[Path] | None = None,
     profile: str = "supernode",
     profile_dirs: list[Path] | None = None,
+    *,
+    select: Sequence[Pattern] = (),
+    ignore: Sequence[Pattern] = (),
+) -> RuleSet:
+    """Load rule files from ``directories`` (the bundled ones by default) under ``profile``
+    (see :func:`_load_rules`), once per process for the same files as they are."""
+    dirs = directories if directories is not None else [bundled_rules_dir()]
+    key = _load_key(dirs, profile, profile_dirs or [], select, ignore)
+    found = _LOADED.get(key) if key is not None else None
+    if found is None:
+        found = _load_rules(dirs, profile, profile_dirs, select=select, ignore=ignore)
+        if key is not None and len(_LOADED) < 64:
+            _LOADED[key] = found
+    return found
+
+
+def _load_rules(
+    dirs: list[Path],
+    profile: str,
+    profile_dirs: list[Path] | None,
     *,
     select: Sequence[Pattern] = (),
     ignore: Sequence[Pattern] = (),
@@ -314,7 +374,6 @@ def load_rules(
     pattern matches none of the profile's rules.
     """
     loader = _Loader()
-    dirs = directories if directories is not None else [bundled_rules_dir()]
     specs: list[tuple[RuleFile, SourceMap]] = []
     for directory in dirs:
         if not directory.is_dir():  # a mistyped --rules must not quietly audit without them

@@ -240,7 +240,7 @@ def _apply_to_document(doc: dict[str, Any], fix: Fix) -> None:
         entry["breaker_rating"] = f"{v} A"
     elif change.kind == "floor_zone":
         entry = next(z for z in doc["floor_zones"] if z["id"] == change.id)
-        entry[change.field] = f"{v} Pa" if change.quantity == "pressure" else f"{v} N"
+        entry[change.field] = f"{v} Pa" if change.quantity == "floor_load" else f"{v} N"
     elif change.kind == "tcs_loop":
         loop = next(lp for lp in doc["cooling"]["tcs_loops"] if lp["id"] == change.id)
         model = next(c for c in doc["cooling"]["cdus"] if c["id"] == fix.params["model"])
@@ -297,7 +297,7 @@ def test_every_fix_of_hall_b3_applied_to_its_file_passes(b3, tmp_path) -> None:
     _reapplied(EXAMPLES / "hall-b3.yaml", tmp_path, found, findings)
 
 
-@pytest.mark.parametrize("name", ["small-ready", "hall-b3-cluster"])
+@pytest.mark.parametrize("name", ["hall-b3-cluster"])  # (small-ready fails no check)
 def test_every_fix_of_the_other_examples_applied_passes(name, tmp_path) -> None:
     found, findings, _ = _fixes_of(EXAMPLES / f"{name}.yaml")
     missing = {f.rule for f in found.values() if not f.fixes}
@@ -343,12 +343,11 @@ def test_fix_figures() -> None:
     assert list(STANDARD_RATINGS) == sorted(STANDARD_RATINGS)
 
 
-def test_a_fix_sentence_in_another_formatter() -> None:
-    site, rules, _ = _checked(EXAMPLES / "small-ready.yaml")
-    report = run_check(site, rules, generated_at=WHEN)
-    found = fixes(site, rules, report.result, as_of=WHEN.date())
+def test_a_fix_sentence_in_another_formatter(b3) -> None:
+    found, _, _ = b3
     fix = next(f for e in found.values() for f in e.fixes if f.lever == "cap_power")
-    assert "<132000 power>" in fix.text(lambda v, k: f"<{v:g} {k}>")
+    # the cap is formatted by the formatter given, in SI watts as the analysis keeps it
+    assert f"<{fix.changes[0].after:g} power>" in fix.text(lambda v, k: f"<{v:g} {k}>")
 
 
 # --- remediation lists ----------------------------------------------------------------------
