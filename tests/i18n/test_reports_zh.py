@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from facility.cli import app
-from facility.report.context import ReportInput
+from facility.report.context import Presentation, ReportInput
 from facility.report.html import render_html
 from facility.report.junit import render_junit
 from facility.report.markdown import render_markdown
@@ -39,7 +39,14 @@ GOLDEN = Path(__file__).parent / "golden"
 WAIVERS = "tests/i18n/data/hall-b3-waivers.zh-CN.yaml"
 GENERATED_AT = "2026-11-29T12:00:00+00:00"
 CJK = re.compile(r"[\u4e00-\u9fff]")
-RENDERERS = {"txt": render_text, "html": render_html, "md": render_markdown}
+def _verbose_text(report: ReportInput) -> str:
+    """The terminal summary with -v: every finding's working, the reasons and the coverage."""
+    return render_text(replace(report, presentation=Presentation(verbosity=1)))
+
+
+# (the terminal's default one-screen summary: tests/report/test_terminal_modes.py; in Chinese
+# below, test_the_default_terminal_summary_is_chinese_too)
+RENDERERS = {"txt": _verbose_text, "html": render_html, "md": render_markdown}
 
 # English words of the templates and the terminal that must not survive in a Chinese report
 # (user text, rule references and the engine's formulas are not translated and not listed).
@@ -119,6 +126,13 @@ def test_no_english_word_of_the_terminal_is_left(rendered: dict[str, str]) -> No
     text = rendered["txt"]
     left = [w for w in ENGLISH_TERMINAL if w in text]
     assert not left, f"English left in the terminal summary: {left}"
+
+
+def test_the_default_terminal_summary_is_chinese_too(chinese: ReportInput) -> None:
+    text = render_text(chinese)  # the one-screen summary: causes, coverage line, verdict
+    left = [w for w in (*ENGLISH_TERMINAL, "CAUSES", "COVERAGE", "judged in full") if w in text]
+    assert not left, f"English left in the terminal summary: {left}"
+    assert "个原因" in text and "覆盖范围" in text
 
 
 def test_the_engines_reasons_and_formulas_are_in_chinese(rendered: dict[str, str]) -> None:
@@ -277,7 +291,7 @@ def test_check_lang_zh_cn_writes_every_report_in_chinese(tmp_path: Path) -> None
             args += ["-o", str(path)]
         result = CliRunner().invoke(app, args)
     assert result.exit_code == 1, result.output
-    assert "结论：未就绪" in result.stdout.splitlines()
+    assert any(line.startswith("结论：未就绪") for line in result.stdout.splitlines())
     assert '<html lang="zh-CN">' in out["html"].read_text(encoding="utf-8")
     assert "# 就绪评估报告：Hall B3" in out["md"].read_text(encoding="utf-8")
     assert "一路" in out["sarif"].read_text(encoding="utf-8")
