@@ -45,7 +45,7 @@ from facility.report.causes import (
 from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.entity_runs import compressed, judged_orders
-from facility.report.findings_view import message, missing_text, text_of, working
+from facility.report.findings_view import message, missing_text, rule_title, text_of, working
 from facility.report.fixes_view import finding_fixes, not_searched
 from facility.report.i18n import _, ngettext, npgettext, pgettext
 from facility.report.presenting import for_people
@@ -128,9 +128,8 @@ class _Text:
         self.verbosity = shown.verbosity
         self.colour = shown.colour
         self.show_passed = shown.show_passed
-        self.titles = {
-            rule.code: rule.spec.text(report.lang).title for rule in report.ruleset.rules
-        }
+        self.texts = {rule.code: rule.spec.text(report.lang) for rule in report.ruleset.rules}
+        self.titles = {code: text.title for code, text in self.texts.items()}
         # Every entity each rule judged, in natural order: the order entity runs are counted in.
         self.orders = judged_orders(self.result.findings)
         self.causes = report_causes(self.result, report.ruleset, report.site, report.failures)
@@ -326,7 +325,21 @@ class _Text:
         passed.sort(key=lambda f: (f.area, f.rule, natural_key(f.entity_id)))
         for f in passed:
             groups.setdefault(figures_key(f), []).append(f)
-        return ["", _("PASSED")] + ["  " + self.group_line(m) for m in groups.values()]
+        # each rule once, by the requirement that holds ('Each power side carries the whole
+        # rack'), then its entities a line per set of figures
+        lines, rule, word = ["", _("PASSED")], None, pgettext("terminal status", "PASS")
+        for members in groups.values():
+            f = members[0]
+            if f.rule != rule:
+                rule = f.rule
+                title = printable(rule_title(f, self.texts.get(f.rule)))
+                lines.append(f"  {word} {f.rule} {title}")
+            lines.append(
+                "    "
+                + _("%(entities)s: %(message)s")
+                % {"entities": self.entities(members, places=False), "message": self.short(f)}
+            )
+        return lines
 
     def not_evaluated(self, by_rule: bool = False) -> dict[str, list[str]]:
         """Area → a line per rule and reason not evaluated, the entities as runs; ``by_rule``:

@@ -164,3 +164,17 @@ def test_runs_name_exactly_their_entities(group: set[str]) -> None:
     order = in_order(IDS)
     text = compressed(group, order)
     assert expanded(text, order) == [e for e in order if e in group]
+
+
+def test_show_passed_lists_each_rule_by_the_requirement_that_holds(
+    small_ready: ReportInput,
+) -> None:
+    text = _shown(small_ready, show_passed=True)
+    passed = text[text.index("\nPASSED\n") :]
+    for rule in small_ready.ruleset.rules:
+        words = rule.spec.text("en")
+        if any(f.rule == rule.code and f.status == "pass" for f in small_ready.result.findings):
+            # one heading per rule, its status and its requirement title, never the failure title
+            assert passed.count(f"  PASS {rule.code} {words.requirement_title}\n") == 1
+            assert words.title not in passed
+    assert "ERROR" not in passed and "WARNING" not in passed  # status, not severity
