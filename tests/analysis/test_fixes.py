@@ -297,6 +297,7 @@ def test_every_fix_of_hall_b3_applied_to_its_file_passes(b3, tmp_path) -> None:
     _reapplied(EXAMPLES / "hall-b3.yaml", tmp_path, found, findings)
 
 
+@pytest.mark.slow  # a whole check per distinct fix of the cluster example (Hall B3's: default)
 @pytest.mark.parametrize("name", ["hall-b3-cluster"])  # (small-ready fails no check)
 def test_every_fix_of_the_other_examples_applied_passes(name, tmp_path) -> None:
     found, findings, _ = _fixes_of(EXAMPLES / f"{name}.yaml")

@@ -18,6 +18,7 @@ How to update the catalogs: ``i18n/README.md``.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 from pathlib import Path
@@ -71,8 +72,10 @@ def po() -> Catalog:
     return _read_po(PO)
 
 
-def extracted() -> set[Key]:
-    """The messages of the code, templates and profiles now, as ``pybabel extract`` finds them."""
+@functools.cache
+def extracted() -> frozenset[Key]:
+    """The messages of the code, templates and profiles now, as ``pybabel extract`` finds them
+    (once per test process: the tree does not change during a run)."""
     with (REPO / "babel.cfg").open(encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle, filename="babel.cfg")
     found: set[Key] = set()
@@ -81,7 +84,7 @@ def extracted() -> set[Key]:
     ):
         msgid = message if isinstance(message, str) else tuple(message)
         found.add((context, msgid))
-    return found
+    return frozenset(found)
 
 
 def test_no_message_is_both_plain_and_plural() -> None:
@@ -226,6 +229,7 @@ GLOSSARY_EXCEPTIONS = {
 PLACEHOLDER = re.compile(r"%\([^)]*\)[a-z]")
 
 
+@functools.cache
 def _form(form: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])", re.IGNORECASE)
 
