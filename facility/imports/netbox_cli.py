@@ -114,7 +114,7 @@ def netbox(
             "--redundant-supplies",
             help="How the power supplies of one device fed from both sides add up: "
             "larger-side (each side carries the device alone; default) or sum (each "
-            "supply's figures are its share, as NetBox's rack utilisation adds them)."
+            "supply's figures are its share, as NetBox's rack utilisation adds them).",
         ),
     ] = _Supplies.larger_side,
     lang: Annotated[

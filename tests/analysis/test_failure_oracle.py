@@ -160,6 +160,7 @@ def test_every_scenario_of_an_example_is_a_full_re_audit(example, rulesets) -> N
     assert check_oracle(site, rulesets["tier-iii"]) > 1_000
 
 
+@pytest.mark.slow  # a generated campus, each scenario re-audited (the examples' oracle runs by default)
 def test_every_scenario_of_a_small_campus_is_a_full_re_audit(rulesets, tmp_path) -> None:
     path = tmp_path / "campus.yaml"
     write_campus(24, path, seed=0)

@@ -175,6 +175,7 @@ def test_removing_inputs_never_improves_the_verdict_long(case) -> None:
     _removing_never_helps(case)
 
 
+@pytest.mark.slow  # a generated campus (the examples' removals run by default)
 def test_a_campus_with_inputs_removed_never_reads_better(tmp_path: Path) -> None:
     path = tmp_path / "campus.yaml"
     write_campus(60, path, seed=3)  # 60 racks with busways, UPS, CDUs and zones

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from pydantic_core import PydanticKnownError
 from typer.testing import CliRunner
 
 from facility.cli import app

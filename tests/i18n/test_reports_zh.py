@@ -39,6 +39,8 @@ GOLDEN = Path(__file__).parent / "golden"
 WAIVERS = "tests/i18n/data/hall-b3-waivers.zh-CN.yaml"
 GENERATED_AT = "2026-11-29T12:00:00+00:00"
 CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
 def _verbose_text(report: ReportInput) -> str:
     """The terminal summary with -v: every finding's working, the reasons and the coverage."""
     return render_text(replace(report, presentation=Presentation(verbosity=1)))

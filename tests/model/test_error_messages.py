@@ -353,6 +353,7 @@ def _with(data: Any, path: tuple, value: Any) -> Any:
     return out
 
 
+@pytest.mark.slow  # every field of the pod broken in turn: thousands of loads (each pydantic type is held to our words by default)
 def test_no_broken_value_anywhere_gets_pydantic_wording(tmp_path: Path) -> None:
     """Each place of the small pod (every kind of field: quantities, counts, ids, choices,
     flags, lists, nested blocks) given null and, in turn, a list, a mapping, text, a

@@ -495,6 +495,7 @@ def assert_bounded(section: FailureSection) -> None:
     assert sum(len(p.columns) for p in section.matrix.panels) == section.matrix.columns
 
 
+@pytest.mark.slow  # a generated campus rendered
 def test_a_campus_section_is_capped(tmp_path: Path, monkeypatch) -> None:
     report = campus(tmp_path, 300)
     monkeypatch.setattr(failures_view, "MAX_GROUPS", 12)

@@ -159,9 +159,7 @@ def test_malformed_csv_and_empty_files(tmp_path):
 def test_a_missing_file(tmp_path):
     with pytest.raises(InputError) as info:
         read_racks(tmp_path / "nowhere.csv")
-    assert [str(p) for p in info.value.problems] == [
-        f"{tmp_path / 'nowhere.csv'}: file not found"
-    ]
+    assert [str(p) for p in info.value.problems] == [f"{tmp_path / 'nowhere.csv'}: file not found"]
 
 
 # --- the site file written ----------------------------------------------------------------------
