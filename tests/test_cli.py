@@ -132,13 +132,18 @@ def test_schema_is_json_describing_the_site_file():
     assert {"site", "rack_types", "rows", "racks", "power", "cooling"} <= set(schema["properties"])
 
 
-@pytest.mark.parametrize("name", ["hall-b3.yaml", "hall-b3-us.yaml", "small-ready.yaml"])
-def test_schema_accepts_the_examples(name):
+@pytest.fixture(scope="module")
+def site_schema_validator():
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(run("schema").stdout)
     jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.mark.parametrize("name", ["hall-b3.yaml", "hall-b3-us.yaml", "small-ready.yaml"])
+def test_schema_accepts_the_examples(name, site_schema_validator):
     data = yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
-    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(data)]
+    errors = [e.message for e in site_schema_validator.iter_errors(data)]
     assert errors == []
 
 
