@@ -189,7 +189,14 @@ def places(line: str) -> str:
     return line.removeprefix("error: ").split(": ", 1)[0]
 
 
-@pytest.mark.parametrize("name", CHECKED)
+# Every sixth case in the default suite (each kind of bad input has several), all with -m slow.
+SAMPLED = [
+    pytest.param(name, marks=() if i % 6 == 0 else pytest.mark.slow)
+    for i, name in enumerate(CHECKED)
+]
+
+
+@pytest.mark.parametrize("name", SAMPLED)
 def test_every_hostile_case_is_an_error_result(name, tmp_path, monkeypatch):
     """The corpus's bad inputs (tests/hostile): each is an error result in both formats,
     valid, with as many errors as stderr lists problems; nothing else is written, no

@@ -79,7 +79,7 @@ def _run(tmp: Path, name: str, text: str) -> None:
 
 
 FAST = settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -156,7 +156,7 @@ def compile_and_evaluate(text: str, counting: Counting) -> None:
 
 
 fast = settings(
-    max_examples=300,
+    max_examples=150,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -223,7 +223,7 @@ def check_rule(directory, field: str, text: str) -> None:
 
 
 rule_settings = settings(
-    max_examples=30,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -153,7 +153,7 @@ def _diff_case(tmp: Path, name: str, kind: str) -> None:
 
 CASES = {"site": _site_case, "base": _base_case, "output": _output_case, "diff": _diff_case}
 FAST = settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -152,13 +152,13 @@ def run_everything(tmp_path: Path, document, must_load: bool = False) -> None:
 
 
 fast = settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 # Whole generated sites through every renderer cost more: fewer in the default suite.
 short = settings(
-    max_examples=5,
+    max_examples=3,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -121,7 +121,7 @@ def parse_everything(unit: str, kind: str) -> None:
 
 
 fast = settings(
-    max_examples=150,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -178,7 +178,7 @@ def check_site(directory, unit: str) -> None:
 
 
 site_settings = settings(
-    max_examples=40,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
