@@ -7,6 +7,7 @@ was signed off.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -202,18 +203,26 @@ def _finite(token: str) -> float:
 
 def _read_json(path: Path) -> Any:
     """The JSON of ``path``; any failure to read it is bad input at the place JSON names."""
+    return _read_json_and_digest(path)[0]
+
+
+def _read_json_and_digest(path: Path) -> tuple[Any, str]:
+    """:func:`_read_json`, and the SHA-256 of the bytes it parsed."""
     # A FIFO, a device or a directory is refused before it is opened (it would block or fail
     # late); no size limit: a campus's result is larger than any site file (461 MB at 10,000
     # racks) and is this tool's own output.
-    text = decode(read_bytes(path, limit=None), str(path))
+    raw = read_bytes(path, limit=None)
+    digest = hashlib.sha256(raw).hexdigest()
+    text = decode(raw, str(path))
     line, column = 1, 1
     try:
-        return json.loads(
+        data = json.loads(
             text,
             parse_constant=_not_a_number,
             parse_int=_integer,
             parse_float=_finite,
         )
+        return data, digest
     except json.JSONDecodeError as exc:
         line, column = exc.lineno, exc.colno
         detail: Message = Message("invalid JSON: %(detail)s", detail=exc.msg)
@@ -293,10 +302,16 @@ def _worse(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
 
 def read_result_file(path: Path) -> dict[str, Any]:
     """A JSON result (facility-result/1) from ``path``, checked; InputError otherwise."""
-    data = _read_json(path)
+    return read_result_file_and_digest(path)[0]
+
+
+def read_result_file_and_digest(path: Path) -> tuple[dict[str, Any], str]:
+    """:func:`read_result_file`, and the SHA-256 of the bytes read (a baseline is listed
+    with it among the files that decided the run)."""
+    data, digest = _read_json_and_digest(path)
     if not isinstance(data, dict):
         raise InputError([Problem(Location(str(path), 1, 1), "", Message("not a facility result"))])
-    return checked_result(data, path)
+    return checked_result(data, path), digest
 
 
 def against_baseline(baseline: dict[str, Any], current: dict[str, Any], file: str) -> Baseline:

@@ -447,10 +447,12 @@ def _evaluate(options: _CheckOptions, moment: Any, progress: Any) -> tuple[Any, 
         input_files.append(InputFile("config", str(options.config_file), options.config_sha256))
     previous = None
     if options.baseline is not None:
-        from facility.analysis.diff import read_result_file
+        from facility.analysis.diff import read_result_file_and_digest
 
         progress.phase(_("loading %(file)s") % {"file": options.baseline})
-        previous = (str(options.baseline), read_result_file(options.baseline))
+        data, sha256 = read_result_file_and_digest(options.baseline)
+        previous = (str(options.baseline), data)
+        input_files.append(InputFile("baseline", str(options.baseline), sha256))
     from facility.check import run_check
 
     racks = f"{len(loaded.racks):,}"

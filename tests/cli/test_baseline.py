@@ -147,3 +147,17 @@ def test_new_worse_and_known_are_judged_on_rule_entity_and_margin():
     assert compared.worse == ("A:rack:2",)
     assert compared.known == 2
     assert compared.new_gaps == ("C:rack:1",)
+
+
+def test_the_baseline_is_listed_among_the_inputs_with_its_hash(site, tmp_path):
+    import hashlib
+
+    base = tmp_path / "base.json"
+    run("check", site, "--write-baseline", base, *AT)
+    out = tmp_path / "now.json"
+    html = tmp_path / "now.html"
+    run("check", site, "--baseline", base, "-o", out, "-o", html, *AT)
+    digest = hashlib.sha256(base.read_bytes()).hexdigest()
+    inputs = json.loads(out.read_text())["inputs"]
+    assert {"role": "baseline", "file": str(base), "sha256": digest} in inputs
+    assert digest in html.read_text()  # the sign-off lists it too
