@@ -542,7 +542,15 @@ class _Text:
         waived = [f for f in self.result.findings if f.status == "waived"]
         if waived:
             lines += ["", _("WAIVED (accepted, not failing the run)")]
-            for f in sorted(waived, key=lambda f: (f.rule, f.entity_id)):
+            # one line per waiver and set of figures, its entities as runs ('row:A' waives
+            # 64 identical PDU findings: one line), each match still named
+            groups: dict[tuple[Any, ...], list[Finding]] = {}
+            waived.sort(key=lambda f: (f.rule, natural_key(f.entity_id)))
+            for f in waived:
+                w = report.waivers.by_finding.get(f.id)
+                groups.setdefault((id(w), figures_key(f)), []).append(f)
+            for members in groups.values():
+                f = members[0]
                 w = report.waivers.by_finding.get(f.id)
                 who = (
                     _(" — %(owner)s, until %(expires)s: %(reason)s")
@@ -559,7 +567,7 @@ class _Text:
                     + _("%(rule)s %(entity)s: %(message)s%(waiver)s")
                     % {
                         "rule": f.rule,
-                        "entity": printable(f.entity_id),
+                        "entity": self.entities(members, places=False),
                         "message": printable(message(f)),
                         "waiver": who,
                     }

@@ -21,6 +21,8 @@ from facility.report.context import ReportInput
 from facility.report.entity_runs import compressed, expanded, in_order, judged_orders
 from facility.report.terminal import render_text
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # '       ERROR PWR-003 A01-A1 … A08-B4 (64 rack PDUs): 40.8 kVA violates …'
@@ -178,3 +180,29 @@ def test_show_passed_lists_each_rule_by_the_requirement_that_holds(
             assert passed.count(f"  PASS {rule.code} {words.requirement_title}\n") == 1
             assert words.title not in passed
     assert "ERROR" not in passed and "WARNING" not in passed  # status, not severity
+
+
+def test_a_waiver_of_many_entities_is_one_line_with_its_runs(tmp_path: Path) -> None:
+    waivers = tmp_path / "waivers.yaml"
+    waivers.write_text(
+        "waivers:\n"
+        "  - {rule: PWR-003, entity: 'row:A', reason: feeds upgraded in Q1, owner: J. Doe,"
+        " expires: 2027-03-31}\n"
+        "  - {rule: FLR-001, entity: [B01, 'B1?'], reason: plates ordered, owner: K. Lee,"
+        " expires: 2027-02-28}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        app,
+        ["check", str(EXAMPLES / "hall-b3.yaml"), "--waivers", str(waivers),
+         "--generated-at", "2026-11-29T12:00:00Z"],
+    )  # fmt: skip
+    text = result.stdout
+    section = text[text.index("WAIVED (accepted") :].split("\n\n")[0].splitlines()[1:]
+    # row:A names the 64 PDUs of row A (8 racks × 2 sides × 4); B01 and B1? name B01, B10-B12
+    assert section == [
+        "  FLR-001 B01, B10 … B12 (4 racks): 15.0 kPa violates (waived) the limit: must be ≤ "
+        "12.0 kPa, margin -3.0 kPa — K. Lee, until 2027-02-28: plates ordered",
+        "  PWR-003 A01-A1 … A08-B4 (64 rack PDUs): 40.8 kVA violates (waived) the limit: must "
+        "be ≤ 36.2 kVA, margin -4.6 kVA — J. Doe, until 2027-03-31: feeds upgraded in Q1",
+    ]
