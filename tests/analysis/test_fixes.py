@@ -86,6 +86,7 @@ def test_pwr001_a01_higher_rating_or_a_cap(b3) -> None:
     assert all(f.lever != "more_pdus" for f in found[fid].fixes)
 
 
+@pytest.mark.slow  # a fix search on a changed Hall B3 (Hall B3's own searches: default)
 def test_pwr001_a_fifth_pdu_when_the_load_spreads_over_the_pdus(tmp_path) -> None:
     # Hall B3 without gb300-b3's power_inputs_per_side: the rack's load spreads evenly over
     # the PDUs of a side, so a 5th 63 A PDU per side gives 5 × 36.2 = 181.1 kVA ≥ 163.2 kVA
@@ -163,6 +164,7 @@ def test_pwr021_shelves(b3) -> None:
     assert _lever(found, fid, "cap_power").changes[0].after == pytest.approx(132_000)
 
 
+@pytest.mark.slow  # a fix search on the cluster example (Hall B3's own searches: default)
 def test_clu003_clu004_the_target_time_the_plan_needs() -> None:
     found, _, _ = _fixes_of(EXAMPLES / "hall-b3-cluster.yaml")
     # C / (Σ n · P · MFU) = 8.4e23 FLOP / (1,440 PFLOP/s · 0.40) = 1.458e6 s = 16.88 d → 16.9 d;
@@ -173,6 +175,7 @@ def test_clu003_clu004_the_target_time_the_plan_needs() -> None:
         assert str(fix.text(fix_figure)).startswith("a target duration of at least 16.9 d")
 
 
+@pytest.mark.slow  # a fix search on the cluster example (Hall B3's own searches: default)
 def test_clu013_clu014_a_record_recent_enough() -> None:
     found, _, _ = _fixes_of(EXAMPLES / "hall-b3-cluster.yaml")
     # 180 d before the report date 2026-11-29 is 2026-06-02 (29 + 31 + 30 + 31 + 31 + 28 d).
@@ -308,6 +311,7 @@ def test_every_fix_of_the_other_examples_applied_passes(name, tmp_path) -> None:
     _reapplied(EXAMPLES / f"{name}.yaml", tmp_path, found, findings)
 
 
+@pytest.mark.slow  # a fix search on a changed Hall B3 (Hall B3's own searches: default)
 def test_air002_one_more_unit(tmp_path) -> None:
     # Hall B3 with two 100 kW CRAHs (N+1): air heat 8 × 135 × 10 % + 12 × 32 × 15 % =
     # 108 + 57.6 = 165.6 kW; with one out 100 kW < 165.6 kW fails AIR-002; a third unit gives

@@ -286,11 +286,9 @@ def test_one_sarif_log_with_a_run_per_site(halls):
     assert runs[2]["results"] == pod["results"]
 
 
-@pytest.mark.parametrize(
-    "formats", [("json",), pytest.param(("text", "sarif"), marks=pytest.mark.slow)]
-)
+@pytest.mark.slow  # worker processes start for each run
+@pytest.mark.parametrize("formats", [("json",), ("text", "sarif")])
 def test_jobs_give_the_output_of_one_process(halls, formats):
-    # (worker processes start for each run: JSON, the strictest, by default; the others slow)
     (halls / "bad.yaml").write_text(BAD)
     sites = ("hall-b3.yaml", "bad.yaml", "small-ready.yaml")
     for fmt in formats:
@@ -437,3 +435,8 @@ def test_a_refused_output_writes_nothing_for_any_site(halls):
     assert "refusing to write the report over the input file hall-b3.yaml" in out.stderr
     assert "bad.yaml: 2 problems found; none of its reports was written." in out.stderr
     assert not (halls / "all.sarif").exists() and out.stdout == ""
+
+
+def test_a_negative_jobs_count_is_a_usage_error(halls):
+    result = run("check", "hall-b3.yaml", "small-ready.yaml", "--jobs", "-1", *AT)
+    assert result.exit_code == 2 and "Invalid value for '--jobs'" in result.stderr
