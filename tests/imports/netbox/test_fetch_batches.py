@@ -13,6 +13,8 @@ from facility.imports.netbox_fetch import FetchError, fetch
 
 from ._servers import FakeNetBox, campus, serve
 
+pytestmark = pytest.mark.fake_netbox  # a NetBox played over HTTP on 127.0.0.1
+
 TOKEN = "nbt_testkey00004.secretSecretSecret0123456789abcdefghijklm"
 MAX_QUERY = 1024  # bytes of a query string the fake server takes; a longer one is refused
 

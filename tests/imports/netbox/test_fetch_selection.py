@@ -16,6 +16,8 @@ from facility.imports.netbox_fetch import FetchError, fetch
 
 from ._servers import FakeNetBox, Server, campus, serve
 
+pytestmark = pytest.mark.fake_netbox  # a NetBox played over HTTP on 127.0.0.1
+
 TOKEN = "nbt_testkey00005.secretSecretSecret0123456789abcdefghijklm"
 runner = CliRunner()
 

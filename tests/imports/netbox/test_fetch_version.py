@@ -14,6 +14,8 @@ from facility.imports.netbox_fetch import fetch, netbox_version
 
 from ._servers import FakeNetBox, Handler, Server, send_json, serve
 
+pytestmark = pytest.mark.fake_netbox  # a NetBox played over HTTP on 127.0.0.1
+
 TOKEN = "nbt_testkey00003.secretSecretSecret0123456789abcdefghijklm"
 runner = CliRunner()
 

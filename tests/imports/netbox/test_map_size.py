@@ -23,11 +23,15 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from facility.imports.netbox import Snapshot, map_site
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from netbox_generate import KINDS, generate  # noqa: E402
+
+pytestmark = pytest.mark.slow  # generated sites of growing size
 
 SOURCE = "NetBox 4.7.3 at http://127.0.0.1:58001, site synthetic"
 READS: Counter[str] = Counter()  # snapshot key → field reads

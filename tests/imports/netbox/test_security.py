@@ -19,6 +19,8 @@ from facility.imports.netbox_fetch import FetchError, fetch
 from ._servers import FakeNetBox, Handler, Server, redirect, send_json, serve
 from ._snapshot import hall_b3
 
+pytestmark = pytest.mark.fake_netbox  # a NetBox played over HTTP on 127.0.0.1
+
 TOKEN = "nbt_testkey00002.secretSecretSecret0123456789abcdefghijklm"
 runner = CliRunner()
 
