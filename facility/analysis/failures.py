@@ -32,6 +32,7 @@ from facility.model import overlay
 from facility.model.cooling import Pumps
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 from facility.model.source import Location
+from facility.model.topology import Feed
 
 SINGLE_FAILURE_TAG = "single-failure"
 
@@ -139,14 +140,20 @@ class _Failer:
         self.site = site
         self.topology = site.topology
 
-    def without_pdus(self, lost: Iterable[Pdu]) -> tuple[Site, Affected]:
-        """The racks lose ``lost``: each rack's PDUs in service change, and so does what every
-        element above a lost PDU feeds; the rest follows from what the quantities read."""
+    def without_pdus(
+        self, lost: Iterable[Pdu], feeds: tuple[Feed, ...] = ()
+    ) -> tuple[Site, Affected]:
+        """The racks lose ``lost`` and the non-IT loads the ``feeds``: each rack's PDUs in
+        service change, and so does what every element above a lost PDU or above any feed of
+        a load that lost one feeds; the rest follows from what the quantities read."""
         lost = tuple(lost)
-        failed, changed = overlay.without_pdus(self.site, lost)
+        feeds_lost = frozenset((load.id, side) for load, side in feeds)
+        failed, changed = overlay.without_pdus(self.site, lost, feeds_lost)
         site = self.site
         seeds: list[Seed] = [("rack", rack_id, "pdus") for rack_id in changed]
-        for element in sorted(self.topology.elements_above(lost)):
+        above = self.topology.elements_above(lost)
+        above |= self.topology.elements_above_feeds({load.id: load for load, _ in feeds}.values())
+        for element in sorted(above):
             kind = "distribution" if element in site.distribution else "power_source"
             seeds.append((kind, element, "below"))
         return failed, affected(failed, seeds, exclude=[("pdu", p.id) for p in lost])
@@ -178,8 +185,10 @@ class _Failer:
         lost = self.lost_pdus(scenario)
         if lost is not None:
             # The racks, their surviving PDUs, and every element upstream of the racks' PDUs:
-            # the survivors' busways and source now carry the whole rack.
-            return self.without_pdus(lost)
+            # the survivors' busways and source now carry the whole rack (and the non-IT
+            # loads fed from below a lost element: their other feeds carry them).
+            feeds = self.topology.loads_below.get(element, ()) if kind != "rack_side" else ()
+            return self.without_pdus(lost, feeds)
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":

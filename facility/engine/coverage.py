@@ -137,10 +137,43 @@ def _power(site: Site) -> list[str]:
                     n=f"{unfed:,}",
                 )
             )
+    if not site.loads:
+        out.append(
+            Message(
+                "no non-IT loads (power.loads: CDU pumps, fans, heat rejection, lighting): "
+                "sources and distribution carry the racks' IT load only, and no pPUE is "
+                "estimated"
+            )
+        )
+    else:
+        served = {load.serves for load in site.loads.values() if load.serves is not None}
+        unpowered = [c for c in site.cdus if c not in served]
+        if unpowered:
+            out.append(
+                Message(
+                    "CDUs whose pump power no load states (power.loads with serves): %(n)s; "
+                    "it is not on any source",
+                    n=f"{len(unpowered):,}",
+                )
+            )
+        written = {u.rsplit("-", 1)[0] for u in site.air_units} | set(site.air_units)
+        if site.air_units and not served & written:
+            out.append(
+                Message("no load states the air units' fan power (power.loads with serves)")
+            )
+    without = [s.id for s in site.sources.values() if s.efficiency is None]
+    if without:
+        out.append(
+            Message(
+                "sources without an efficiency: %(n)s; their losses are not in the power "
+                "account",
+                n=f"{len(without):,}",
+            )
+        )
     out.append(
         Message(
-            "non-IT loads (CDU pumps, fans, lighting, UPS losses) are not modelled: sources and "
-            "distribution carry the racks' IT load only"
+            "the power chain above a source (a transformer feeding a UPS, a generator behind a "
+            "transfer switch) is not modelled: each source is judged on what it feeds"
         )
     )
     return out
@@ -179,6 +212,13 @@ def _air(site: Site) -> list[str]:
     out: list[str] = []
     if not site.air_units:
         out.append(Message("no air units in the site: room air is not audited"))
+    if any(load.kind in ("lighting", "other") for load in site.loads.values()):
+        out.append(
+            Message(
+                "the heat of lighting and other non-IT loads in the room is not added to its "
+                "air heat"
+            )
+        )
     out.append(
         Message(
             "airflow and rack inlet air temperature are not modelled: room air is judged as "

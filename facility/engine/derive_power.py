@@ -53,6 +53,10 @@ _SIDES_DECLARED = Message("count of sides declared")
 _SUM_PDU_LOADS = Message("Σ PDU loads (normal)")
 _NOTHING_BELOW = Message("no PDU in service below it")
 _WORST_SIDE_LOSS = Message("max over the lost side of Σ surviving PDU loads")
+_SUM_WITH_LOADS = Message("Σ PDU loads + Σ non-IT loads (normal)")
+_WORST_SIDE_LOSS_WITH_LOADS = Message(
+    "max over the lost side of (Σ surviving PDU loads + Σ non-IT loads on surviving feeds)"
+)
 
 
 _PASSIVE = Message("passive rack: no powered equipment")
@@ -303,16 +307,21 @@ def pdu_real_load(ctx: Context, pdu: Pdu, after_side_loss: bool = False) -> floa
 def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     """Σ of a per-PDU load over the PDUs below the element: ``pdu_load`` or
     ``pdu_load_after_side_loss`` (kVA), ``pdu_real_load`` or ``pdu_real_load_after_side_loss``
-    (kW, without a Value per PDU: a campus has 100,000s)."""
+    (kW, without a Value per PDU: a campus has 100,000s), plus the non-IT loads fed from
+    below it (:func:`_feed_shares`)."""
     after = per_pdu.endswith("_after_side_loss")
-    if ctx.topology.moved is not None and ctx.baseline is not None and not after:
+    real = per_pdu.startswith("pdu_real_load")
+    feeds = _feed_shares(ctx, element_id, real, after)
+    if isinstance(feeds, Value):
+        return feeds
+    by_feed, n_loads = feeds
+    if ctx.topology.moved is not None and ctx.baseline is not None and not after and not n_loads:
         found = _aggregate_moved(ctx, element_id, per_pdu, ctx.baseline)
         if found is not None:
             return found
     pdus = ctx.topology.pdus_in_service_below(element_id)
-    if not pdus:  # it carries nothing: judged at 0, never skipped
+    if not pdus and not n_loads:  # it carries nothing: judged at 0, never skipped
         return Value(0.0, _NOTHING_BELOW, ())
-    real = per_pdu.startswith("pdu_real_load")
     by_side: dict[str, float] = {}
     for pdu in pdus:
         if real:
@@ -323,17 +332,42 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
             v = known(ctx.get("pdu", per_pdu, pdu))
             value = v
         by_side[pdu.side] = by_side.get(pdu.side, 0.0) + value
+    for side, value in by_feed.items():
+        by_side[side] = by_side.get(side, 0.0) + value
+    counts: tuple[Any, ...] = (("n_PDU", len(pdus), "count"),)
+    if n_loads:
+        counts = (*counts, ("n_load", n_loads, "count"))
     total = sum(by_side.values())
     if not after:
-        return Value(total, _SUM_PDU_LOADS, (("n_PDU", len(pdus), "count"),))
-    # One side is lost: its PDUs below this element drop out, the others carry whole racks.
+        return Value(total, _SUM_WITH_LOADS if n_loads else _SUM_PDU_LOADS, counts)
+    # One side is lost: its PDUs below this element drop out, the others carry whole racks
+    # (and a non-IT load falls wholly on its feeds of the other sides).
     # The worst single loss is the side that leaves the most load here.
     worst = max(total - by_side.get(lost, 0.0) for lost in ctx.topology.power_sides)
-    return Value(
-        worst,
-        _WORST_SIDE_LOSS,
-        (("n_PDU", len(pdus), "count"),),
-    )
+    return Value(worst, _WORST_SIDE_LOSS_WITH_LOADS if n_loads else _WORST_SIDE_LOSS, counts)
+
+
+def _feed_shares(
+    ctx: Context, element_id: str, real: bool, after: bool
+) -> tuple[dict[str, float], int] | Value:
+    """The non-IT loads fed from below ``element_id``, by side, and how many feeds: in normal
+    operation a load's real power P = count · power is shared evenly over its feeds in
+    service; after a side loss each feed is taken to carry it whole (a load of two feeds: the
+    survivor carries it; of three or more: the conservative reading). Apparent power is
+    P / PF; a load without a power factor makes the apparent sum unknown."""
+    feeds = ctx.topology.feeds_below(element_id)
+    by_side: dict[str, float] = {}
+    for load, side in feeds:
+        power = load.power * load.count
+        share = power if after else power / len(ctx.topology.feeds_in_service(load))
+        if not real:
+            if load.power_factor is None:
+                return Value.unknown(
+                    Message("load '%(load)s' has no %(field)s", load=load.id, field="power_factor")
+                )
+            share /= load.power_factor
+        by_side[side] = by_side.get(side, 0.0) + share
+    return by_side, len(feeds)
 
 
 def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Context) -> Value | None:
@@ -472,6 +506,11 @@ def source_real_load_after_side_loss(ctx: Context, source: Any) -> Value:
     return _aggregate(ctx, source.id, "pdu_real_load_after_side_loss")
 
 
+# Sources rated in kVA only: without a kW rating or power factor, kW ≤ the kVA rating.
+KVA_ONLY_KINDS = ("transformer", "utility")
+_KVA_ONLY = Message("S_rated (rated in kVA only: kW ≤ kVA)")
+
+
 def _no_rating(source: Any, missing: str) -> Value:
     return Value.unknown(
         Message(
@@ -532,6 +571,10 @@ def source_real_capacity(ctx: Context, source: Any) -> Value:
     rated = ctx.get("power_source", "source_capacity", source)
     rated_value = known(rated)
     if source.power_factor is None:
+        if source.kind in KVA_ONLY_KINDS:
+            # A transformer or utility feed is rated in kVA only: its real power is bounded by
+            # that rating (kW ≤ kVA at any load power factor).
+            return Value(rated_value, _KVA_ONLY, rated.inputs)
         return _no_rating(source, "real_power_capacity")
     return Value(
         rated_value * source.power_factor,

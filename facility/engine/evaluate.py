@@ -12,6 +12,7 @@ from facility.engine.account import account
 from facility.engine.coverage import coverage
 from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
 from facility.engine.findings import AuditResult, Finding
+from facility.engine.power_account import power_account
 from facility.engine.quantities import Compute, Context, Value, catalogue, scopes
 from facility.engine.rules import Rule, RuleSet
 from facility.gcpause import paused_gc
@@ -68,6 +69,7 @@ def _audit(
         if progress is not None:
             progress(done, len(ruleset.rules))
     result.account = account(ctx)
+    result.power_account = power_account(ctx)
     result.coverage = coverage(site, ruleset, result.findings)
     return result
 

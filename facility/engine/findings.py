@@ -11,6 +11,7 @@ from facility.model.source import Location
 if TYPE_CHECKING:
     from facility.engine.account import Account
     from facility.engine.coverage import Coverage
+    from facility.engine.power_account import PowerAccount
     from facility.engine.selection import Selection
 
 Status = Literal["fail", "pass", "not_evaluated", "waived"]
@@ -71,6 +72,7 @@ class AuditResult:
     assumptions: dict[str, str]
     findings: list[Finding] = field(default_factory=list)
     account: Account | None = None  # where the racks' load, heat and mass land
+    power_account: PowerAccount | None = None  # IT, cooling, losses, per source; pPUE
     coverage: Coverage | None = None  # what was judged, not evaluated, not modelled
     selection: Selection | None = None  # the profile's rules --select / --ignore left out
     baseline: Baseline | None = None  # against a previous result (--baseline)

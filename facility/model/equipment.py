@@ -57,6 +57,11 @@ class RackFigures(Strict):
     """The figures of a rack type; all optional (from the site, the catalog, or missing)."""
 
     name: str | None = Field(None, description="Product name")
+    category: Literal["compute", "network", "storage"] | None = Field(
+        None,
+        description="compute (the default), network or storage: the line of the hall's "
+        "power account the rack is counted in",
+    )
     cooling: Literal["liquid", "air"] | None = Field(
         None, description="'liquid' (cold plates, with a residual air part) or 'air' only"
     )

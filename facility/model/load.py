@@ -29,7 +29,7 @@ from facility.model.errors import (
     validation_message,
 )
 from facility.model.floor import Room
-from facility.model.power import PduType
+from facility.model.power import NonItLoad, PduType
 from facility.model.racks import PduGroup, RackPlacement, Row
 from facility.model.racks import Rack as RackSpec
 from facility.model.site import (
@@ -380,6 +380,9 @@ _DUPLICATE = {
     "PDU": lambda i, line: Message(
         "duplicate PDU id '%(id)s' (first defined at line %(line)s)", id=i, line=line
     ),
+    "load": lambda i, line: Message(
+        "duplicate load id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
 }
 
 
@@ -402,6 +405,9 @@ _UNKNOWN = {
     ),
     "upstream element": lambda ref, known: Message(
         "unknown upstream element '%(ref)s' (known: %(known)s)", ref=ref, known=known
+    ),
+    "air unit": lambda ref, known: Message(
+        "unknown air unit '%(ref)s' (known: %(known)s)", ref=ref, known=known
     ),
 }
 
@@ -648,6 +654,7 @@ class _Resolver:
                     )
                 cdus[cdu_id].loop = loop.id
         air_units = self.air_units(cooling.air_units, room_of)
+        loads = self.loads(power.loads, upstream, cdus, {u.id for u in cooling.air_units})
 
         racks = self.racks(rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream)
         pdus = self.pdus
@@ -672,6 +679,7 @@ class _Resolver:
             cdus=cdus,
             loops=loops,
             air_units=air_units,
+            loads=loads,
             locations=self.locations,
             waivers=[(w, self.source.locate(("waivers", i))) for i, w in enumerate(doc.waivers)],
             cluster=cluster,
@@ -696,6 +704,32 @@ class _Resolver:
                     break  # a loop further up; reported at its own members
                 seen.append(node)
                 node = parent[node]
+
+    def loads(
+        self, items: list[NonItLoad], upstream: dict, cdus: dict, air_units: set[str]
+    ) -> dict[str, NonItLoad]:
+        """The non-IT loads by id, each feed and what it serves followed."""
+        found = self.index("load", items, ("power", "loads"))
+        for i, load in enumerate(items):
+            path: Path_ = ("power", "loads", i)
+            for side, element in load.fed_by.items():
+                self.reference(upstream, element, "upstream element", (*path, "fed_by", side))
+            if load.serves is None:
+                continue
+            if load.kind == "cdu":
+                self.reference(cdus, load.serves, "CDU", (*path, "serves"))
+            elif load.kind == "air_unit":
+                self.reference(dict.fromkeys(air_units), load.serves, "air unit", (*path, "serves"))
+            else:
+                self.problem(
+                    (*path, "serves"),
+                    Message(
+                        "only a load of kind cdu or air_unit serves a CDU or air unit; "
+                        "this one is %(kind)s",
+                        kind=load.kind,
+                    ),
+                )
+        return found
 
     def air_units(self, units: list[AirUnit], room_of: Any) -> dict[str, AirUnit]:
         expanded: list[AirUnit] = []

@@ -15,10 +15,13 @@ from collections.abc import Iterable
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 
 
-def without_pdus(site: Site, lost: Iterable[Pdu]) -> tuple[Site, dict[str, Rack]]:
-    """``site`` with the PDUs ``lost`` out of service, and the racks that lost them (by id,
-    in their new state: fewer PDUs on a side, a side with none left removed and counted in
-    ``sides_lost``). Their load moves to the PDUs they keep (the topology's ``moved``)."""
+def without_pdus(
+    site: Site, lost: Iterable[Pdu], feeds_lost: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[Site, dict[str, Rack]]:
+    """``site`` with the PDUs ``lost`` and the non-IT load feeds ``feeds_lost`` ((load id,
+    side)) out of service, and the racks that lost PDUs (by id, in their new state: fewer PDUs
+    on a side, a side with none left removed and counted in ``sides_lost``). Their load moves
+    to the PDUs they keep (the topology's ``moved``), a load's to its other feeds."""
     lost = list(lost)
     lost_ids = frozenset(p.id for p in lost)
     rack_by_id = site.topology.rack_by_id
@@ -32,7 +35,8 @@ def without_pdus(site: Site, lost: Iterable[Pdu]) -> tuple[Site, dict[str, Rack]
         changed[rack.id] = dataclasses.replace(
             rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
         )
-    return site.with_topology(site.topology.without_pdus(changed, lost_ids)), changed
+    topology = site.topology.without_pdus(changed, lost_ids, feeds_lost)
+    return site.with_topology(topology), changed
 
 
 def without_cdus(site: Site, lost: set[str]) -> Site:

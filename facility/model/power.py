@@ -49,7 +49,9 @@ class PowerSource(Entity):
     unknown, and the checks that need it are not evaluated.
     """
 
-    kind: Literal["utility", "ups", "generator"] = Field(description="utility, ups or generator")
+    kind: Literal["utility", "ups", "generator", "transformer"] = Field(
+        description="utility, ups, generator or transformer"
+    )
     capacity: ApparentPower | None = Field(None, description="Rated output in kVA")
     real_power_capacity: RealPower | None = Field(
         None, description="Rated output in kW (else capacity × power_factor)"
@@ -61,6 +63,11 @@ class PowerSource(Entity):
         None, description="Modular capacity (UPS modules): installed, required, capacity of one"
     )
     side: Id | None = Field(None, description="Power side (A, B) this source belongs to")
+    efficiency: PositiveFraction | None = Field(
+        None,
+        description="Efficiency at the load it carries (UPS double conversion, transformer): "
+        "its losses are load × (1/η − 1), a line of the hall's power account",
+    )
 
     @model_validator(mode="after")
     def _real_within_apparent(self) -> PowerSource:
@@ -165,9 +172,51 @@ class PduType(Entity):
         return self
 
 
+# What a non-IT load is, and the part of the hall's power account it is counted in.
+LOAD_CATEGORY = {
+    "cdu": "cooling",  # CDU pumps and controls
+    "air_unit": "cooling",  # CRAH / fan wall fans
+    "heat_rejection": "cooling",  # chiller, dry cooler, cooling tower at design ambient
+    "lighting": "other",
+    "other": "other",
+}
+
+
+class NonItLoad(Entity):
+    """A load on the power chain that is not a rack: pumps, fans, heat rejection, lighting.
+
+    It is fed like a rack, one feed per power side (``fed_by: {A: MCC-A, B: MCC-B}``): in
+    normal operation its power is shared evenly over its feeds; with one side lost the
+    others carry it whole. Its real power is counted by every element above each feed, and
+    its apparent power is that ÷ ``power_factor``."""
+
+    kind: Literal["cdu", "air_unit", "heat_rejection", "lighting", "other"] = Field(
+        description="cdu (pumps and controls), air_unit (fans), heat_rejection (chiller, dry "
+        "cooler or cooling tower at design ambient), lighting or other"
+    )
+    serves: Id | None = Field(
+        None, description="The CDU (kind cdu) or air unit (kind air_unit) this load powers"
+    )
+    power: RealPower = Field(description="Real power drawn at design conditions, each")
+    count: int = Field(1, ge=1, le=10_000, description="Identical loads of this entry")
+    power_factor: PositiveFraction | None = Field(
+        None, description="Power factor: apparent power = real power ÷ power factor"
+    )
+    fed_by: dict[Id, Id] = Field(
+        min_length=1,
+        max_length=8,
+        description="Power side → the distribution element or source feeding that side",
+    )
+
+
 class Power(Strict):
     sources: list[PowerSource] = Field([], description="Utility feeds, UPSs and generators")
     distribution: list[Distribution] = Field(
         [], description="Switchboards, busways, panels, RPPs and floor PDUs"
     )
     pdu_types: list[PduType] = Field([], description="Kinds of rack PDU (or a catalog entry)")
+    loads: list[NonItLoad] = Field(
+        [],
+        description="Non-IT loads on the power chain: CDU pumps, air unit fans, heat "
+        "rejection, lighting",
+    )

@@ -16,7 +16,7 @@ from facility.model.cooling import AirUnit, Cdu, CduFigures, Coolant, FacilityWa
 from facility.model.document import Conventions, SiteInfo
 from facility.model.equipment import RackFigures
 from facility.model.floor import FloorZone, Room
-from facility.model.power import Distribution, PduType, PowerSource
+from facility.model.power import Distribution, NonItLoad, PduType, PowerSource
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 
@@ -131,6 +131,7 @@ class Site:
     cdus: dict[str, ResolvedCdu]
     loops: dict[str, TcsLoop]
     air_units: dict[str, AirUnit]
+    loads: dict[str, NonItLoad] = field(default_factory=dict)  # non-IT loads on the chain
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
     waivers: list[tuple[Waiver, Location]] = field(default_factory=list)
     cluster: ResolvedCluster | None = None  # facility.model.cluster; None without 'cluster:'
@@ -164,7 +165,7 @@ class Site:
 
     def summary(self) -> dict[str, Any]:
         """Counts of what was loaded, for the terminal and for tests."""
-        return {
+        counts = {
             "rooms": len(self.rooms),
             "floor_zones": len(self.zones),
             "rack_types": len(self.rack_types),
@@ -177,3 +178,6 @@ class Site:
             "tcs_loops": len(self.loops),
             "air_units": len(self.air_units),
         }
+        if self.loads:
+            counts["loads"] = len(self.loads)
+        return counts

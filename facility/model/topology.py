@@ -29,7 +29,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from facility.model.power import NonItLoad
     from facility.model.site import Pdu, Rack, Site
+
+# A non-IT load's feed: the load and the power side the feed is on.
+Feed = tuple["NonItLoad", str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +110,11 @@ class Topology:
     cdus_by_water: Mapping[str, tuple[str, ...]]  # facility water → CDU ids on it
     racks_by_row: Mapping[str | None, list[Rack]]  # None: in no row
     relations: Relations  # the arrays all of the above are made from
+    # Every distribution element and source → the non-IT load feeds below it (directly or
+    # through distribution), and each load's feeds by side.
+    loads_below: Mapping[str, tuple[Feed, ...]] = dataclasses.field(default_factory=dict)
     pdus_out_of_service: frozenset[str] = frozenset()
+    load_feeds_out: frozenset[tuple[str, str]] = frozenset()  # (load id, side) out of service
     moved: Moved | None = None  # set by a failure overlay of the power tree
 
     # --- reading ------------------------------------------------------------------------
@@ -127,6 +135,28 @@ class Topology:
         lost = self.pdus_out_of_service
         return [p for p in below if p.id not in lost]
 
+    def feeds_in_service(self, load: NonItLoad) -> list[str]:
+        """The sides of ``load`` whose feed is in service."""
+        out = self.load_feeds_out
+        return [side for side in load.fed_by if (load.id, side) not in out]
+
+    def feeds_below(self, element_id: str) -> list[Feed]:
+        """The non-IT load feeds fed by ``element_id`` directly or through distribution, in
+        service."""
+        below = self.loads_below.get(element_id, ())
+        if not self.load_feeds_out:
+            return list(below)
+        out = self.load_feeds_out
+        return [(load, side) for load, side in below if (load.id, side) not in out]
+
+    def elements_above_feeds(self, loads: Iterable[NonItLoad]) -> set[str]:
+        """Every distribution element and source above any feed of ``loads``."""
+        found: set[str] = set()
+        for load in loads:
+            for element in load.fed_by.values():
+                found.update(e.id for e in self.chain.get(element, ()))
+        return found
+
     def elements_above(self, pdus: Iterable[Pdu]) -> set[str]:
         """Every distribution element and source above ``pdus``."""
         found: set[str] = set()
@@ -136,9 +166,15 @@ class Topology:
 
     # --- overlays -----------------------------------------------------------------------
 
-    def without_pdus(self, changed: Mapping[str, Rack], lost: frozenset[str]) -> Topology:
+    def without_pdus(
+        self,
+        changed: Mapping[str, Rack],
+        lost: frozenset[str],
+        feeds_lost: frozenset[tuple[str, str]] = frozenset(),
+    ) -> Topology:
         """The relations once the racks in ``changed`` (their new state, by id) have lost
-        the PDUs ``lost``: the racks' load moves to their PDUs still in service."""
+        the PDUs ``lost`` and the non-IT loads the feeds ``feeds_lost``: the racks' load
+        moves to their PDUs still in service, a load's to its other feeds."""
         before = tuple(
             p
             for rack_id in changed
@@ -153,6 +189,7 @@ class Topology:
             self,
             rack_by_id=ChainMap(dict(changed), self.rack_by_id),  # type: ignore[arg-type]
             pdus_out_of_service=self.pdus_out_of_service | lost,
+            load_feeds_out=self.load_feeds_out | feeds_lost,
             moved=Moved(before, lost, {k: tuple(v) for k, v in below.items()}),
         )
 
@@ -194,6 +231,12 @@ def build_topology(site: Site) -> Topology:
         feed = r.pdu_feed[i]
         for element in chains[feed] if feed >= 0 else ():
             below.setdefault(element.id, []).append(pdu)
+    loads_below: dict[str, list[Feed]] = {}
+    index = {e.id: i for i, e in enumerate(elements)}
+    for load in site.loads.values():
+        for side, element in load.fed_by.items():
+            for above in chains[index[element]] if element in index else ():
+                loads_below.setdefault(above.id, []).append((load, side))
     on_water: dict[str, list[str]] = {}
     for c, cdu_id in enumerate(r.cdus.ids):
         if r.cdu_water[c] >= 0:
@@ -207,10 +250,11 @@ def build_topology(site: Site) -> Topology:
         sole_room=next(iter(site.rooms)) if len(site.rooms) == 1 else None,
         pdus_below={element: tuple(found) for element, found in below.items()},
         chain={e.id: chains[i] for i, e in enumerate(elements)},
-        power_sides=frozenset(r.sides.ids),
+        power_sides=frozenset(r.sides.ids).union(*(load.fed_by for load in site.loads.values())),
         cdus_by_water={water: tuple(cdus) for water, cdus in on_water.items()},
         racks_by_row=grouped(r.rack_row, r.rows),
         relations=r,
+        loads_below={element: tuple(found) for element, found in loads_below.items()},
     )
 
 

@@ -8,10 +8,12 @@ words by :mod:`facility.report.coverage_view`; ``facility inventory`` uses the d
 from __future__ import annotations
 
 from facility.engine.account import Account, account
+from facility.engine.power_account import PowerAccount
 from facility.engine.quantities import Assumptions, Context
 from facility.model.site import Site
 from facility.report.coverage_view import account_lines
 from facility.report.i18n import _
+from facility.report.power_account_view import power_account_lines
 from facility.report.words import loaded_counts
 
 
@@ -27,10 +29,11 @@ def inventory_text(site: Site) -> str:
     )
 
 
-def key_figures(site: Site, ledger: Account | None) -> list[str]:
-    """Counts and the account, as lines of text (current language)."""
+def key_figures(site: Site, ledger: Account | None, power: PowerAccount | None = None) -> list[str]:
+    """Counts, the account and the hall's power account, as lines of text (current
+    language)."""
     lines = [_("loaded: %(counts)s") % {"counts": loaded_counts(site.summary())}]
-    for line in account_lines(ledger):
+    for line in [*account_lines(ledger), *power_account_lines(power)]:
         lines.append(
             _("%(label)s: %(total)s = %(parts)s")
             % {"label": line.label, "total": line.total, "parts": line.parts}

@@ -9,6 +9,7 @@ from typing import Any
 
 from facility import __version__
 from facility.engine.account import Account
+from facility.engine.power_account import PowerAccount
 from facility.engine.coverage import Coverage
 from facility.engine.findings import AuditResult, Finding
 from facility.messages import localized
@@ -96,6 +97,7 @@ def _result_head(result: AuditResult) -> dict[str, Any]:
         "summary": verdict_sentence(result),
         "counts": {**counts, "failing_by_severity": failing},
         "account": account_json(result.account),
+        "power_account": power_account_json(result.power_account),
         "coverage": coverage_json(result.coverage),
         **_selection_json(result),
         **_baseline_json(result),
@@ -155,6 +157,42 @@ def account_json(account: Account | None) -> dict[str, Any] | None:
             "not_counted": ledger.unknown,
         }
     return out
+
+
+def power_account_json(account: PowerAccount | None) -> dict[str, Any] | None:
+    """The hall's power account (docs/json-result.md, docs/power-account.md)."""
+    if account is None:
+        return None
+
+    def power(value: float | None) -> dict[str, Any] | None:
+        return quantity_json(value, "power")
+
+    ppue = account.ppue
+    return {
+        "basis": account.basis,
+        "total": power(account.total),
+        "it": {k: power(v) for k, v in account.it.items()},
+        "cooling": {k: power(v) for k, v in account.cooling.items()},
+        "other": {k: power(v) for k, v in account.other.items()},
+        "losses": power(account.losses),
+        "losses_unknown": account.losses_unknown,
+        "critical": power(account.critical),
+        "facility": power(account.facility),
+        "upstream_not_modelled": power(account.unmodelled),
+        "racks_not_counted": account.unknown_racks,
+        "sources": [
+            {
+                "id": s.id,
+                "kind": s.kind,
+                "real_power": power(s.real),
+                "apparent_power": quantity_json(s.apparent, "apparent_power"),
+                "efficiency": s.efficiency,
+                "losses": power(s.loss),
+            }
+            for s in account.sources
+        ],
+        "ppue": None if ppue is None else round(ppue, 4),
+    }
 
 
 def coverage_json(coverage: Coverage | None) -> dict[str, Any] | None:

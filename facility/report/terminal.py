@@ -233,7 +233,10 @@ class _Text:
         result = self.result
         from facility.report.inventory import key_figures
 
-        figures = [printable(line) for line in key_figures(self.report.site, result.account)]
+        figures = [
+            printable(line)
+            for line in key_figures(self.report.site, result.account, result.power_account)
+        ]
         return [
             _("%(site)s — %(file)s (sha256 %(sha)s…)")
             % {

@@ -46,6 +46,7 @@ from facility.report.findings_view import working as _working
 from facility.report.fixes_view import FixesView, finding_fixes
 from facility.report.floor_plan import FloorPlan, floor_plan
 from facility.report.i18n import _, ngettext, translations
+from facility.report.power_account_view import power_account_lines
 from facility.report.quantities import DISPLAY, current_units, format_quantity
 from facility.report.utilisation import UtilisationChart, utilisation_charts
 from facility.report.words import (
@@ -194,6 +195,8 @@ class KeyFigures:
     loops_note: str
     charts: list[UtilisationChart]
     worst_failure: WorstFailure | None = None  # the analysis's most harmful single failure
+    # The hall's power account: IT, cooling, losses; critical / facility; sources; pPUE.
+    power_account: list[AccountLine] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -653,6 +656,7 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
         loops_note,
         utilisation_charts(findings, site),
         worst_single_failure(report.failures),
+        power_account_lines(report.result.power_account),
     )
 
 

@@ -71,6 +71,23 @@ def _below(site: Site, element: str) -> set[str]:
     return {p.id for p in site.pdus.values() if p.fed_by in feeds}
 
 
+def _without_feeds(site: Site, element: str) -> Site:
+    """``site`` with every non-IT load feed from ``element`` (or below it) gone; a load with
+    no feed left is gone."""
+    elements = {element}
+    grew = True
+    while grew:
+        more = {d.id for d in site.distribution.values() if d.fed_by in elements}
+        grew = not more <= elements
+        elements |= more
+    loads = {}
+    for load_id, load in site.loads.items():
+        kept = {s: e for s, e in load.fed_by.items() if e not in elements}
+        if kept:
+            loads[load_id] = load.model_copy(update={"fed_by": kept})
+    return dataclasses.replace(site, loads=loads)
+
+
 def _without_cdus(site: Site, lost: set[str]) -> Site:
     loops = {
         k: loop.model_copy(update={"cdus": [c for c in loop.cdus if c not in lost]})
@@ -87,7 +104,7 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
         rack = next(r for r in site.racks if r.id == rack_id)
         return _without_pdus(site, {p.id for p in rack.pdus[side]})
     if kind in ("power_source", "distribution"):
-        return _without_pdus(site, _below(site, element))
+        return _without_feeds(_without_pdus(site, _below(site, element)), element)
     if kind == "cdu":
         return _without_cdus(site, {element})
     if kind == "facility_water":
