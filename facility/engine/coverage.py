@@ -158,15 +158,12 @@ def _power(site: Site) -> list[str]:
             )
         written = {u.rsplit("-", 1)[0] for u in site.air_units} | set(site.air_units)
         if site.air_units and not served & written:
-            out.append(
-                Message("no load states the air units' fan power (power.loads with serves)")
-            )
+            out.append(Message("no load states the air units' fan power (power.loads with serves)"))
     without = [s.id for s in site.sources.values() if s.efficiency is None]
     if without:
         out.append(
             Message(
-                "sources without an efficiency: %(n)s; their losses are not in the power "
-                "account",
+                "sources without an efficiency: %(n)s; their losses are not in the power account",
                 n=f"{len(without):,}",
             )
         )

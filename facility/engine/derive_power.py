@@ -694,7 +694,7 @@ _PHASE_SLOT = {
     "L1": (0, 0), "L2": (0, 1), "L3": (0, 2), "L1-L2": (1, 0), "L2-L3": (1, 1), "L3-L1": (1, 2),
 }  # fmt: skip  # connection -> (0: line-to-neutral, 1: line-to-line; index of the phase)
 _MAX_LINE = Message("max over L1, L2, L3 of the phasor sum of the bank currents")
-_DEVIATION = Message("max |I_i − Ī| over the line currents")
+_DEVIATION = Message("max(|I_1 − Ī|, |I_2 − Ī|, |I_3 − Ī|)")
 _AVERAGE = "(I_1 + I_2 + I_3) / 3"
 _NEUTRAL = "|I_1N + I_2N · a² + I_3N · a|"
 

@@ -229,9 +229,24 @@ def _explained(
     found = plan.constants.get(key)
     if found is not None:
         return found
+    quantities = [n for n in sorted(expression.names) if n in values and values[n].inputs]
     if name in rule.parameters:
         p = rule.parameters[name]
         found = Value(value, Message("parameter %(name)s", name=name), ((name, p.value, p.kind),))
+    elif len(quantities) == 1:
+        # One derived quantity and parameters (a rating less a design reserve): the
+        # quantity's own working stays in view.
+        q = values[quantities[0]]
+        found = Value(
+            value,
+            Message(
+                "%(expression)s, where %(name)s = %(formula)s",
+                expression=text,
+                name=quantities[0],
+                formula=q.formula,
+            ),
+            (*q.inputs, *inputs),
+        )
     else:
         found = Value(value, text, inputs)
     if len(plan.constants) < 1_000:  # (text, value, inputs) decide it; bounded for varying ones

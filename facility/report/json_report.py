@@ -9,9 +9,9 @@ from typing import Any
 
 from facility import __version__
 from facility.engine.account import Account
-from facility.engine.power_account import PowerAccount
 from facility.engine.coverage import Coverage
 from facility.engine.findings import AuditResult, Finding
+from facility.engine.power_account import PowerAccount
 from facility.messages import localized
 from facility.model.waivers import Waiver
 from facility.printable import json_inert

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate_campus import write_campus  # noqa: E402
 
-EXAMPLES = ["hall-b3.yaml", "small-ready.yaml", "hall-b3-cluster.yaml"]
+EXAMPLES = ["hall-b3.yaml", "small-ready.yaml", "hall-b3-cluster.yaml", "hall-b3-power.yaml"]
 _OWN_KIND = {  # the entity kind of the lost element's own findings
     "power_source": "power_source",
     "distribution": "distribution",

@@ -35,7 +35,14 @@ def small():
 
 
 @pytest.mark.parametrize(
-    "name", ["hall-b3.yaml", "hall-b3-us.yaml", "small-ready.yaml", "hall-b3-cluster.yaml"]
+    "name",
+    [
+        "hall-b3.yaml",
+        "hall-b3-us.yaml",
+        "small-ready.yaml",
+        "hall-b3-cluster.yaml",
+        "hall-b3-power.yaml",
+    ],
 )
 def test_example_loads(name):
     site = load_site(EXAMPLES / name)
@@ -49,6 +56,7 @@ def test_every_yaml_in_examples_is_tested():
         "hall-b3-us.yaml",
         "small-ready.yaml",
         "hall-b3-cluster.yaml",  # tests/engine/test_cluster_example.py
+        "hall-b3-power.yaml",  # tests/engine/test_power_account.py
     }
 
 
