@@ -146,6 +146,12 @@ def _power(site: Site) -> list[str]:
             )
         )
     else:
+        out.append(
+            Message(
+                "a non-IT load that loses every feed stops what it serves (a CDU's pumps, a dry "
+                "cooler): that consequence is not modelled, its power only leaves the chain"
+            )
+        )
         served = {load.serves for load in site.loads.values() if load.serves is not None}
         unpowered = [c for c in site.cdus if c not in served]
         if unpowered:

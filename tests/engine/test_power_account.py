@@ -108,6 +108,24 @@ def test_the_hall_power_account_and_its_ppue(power) -> None:
     assert account.ppue == pytest.approx(1.17700, abs=1e-5)
 
 
+def test_small_ready_stays_ready_with_its_upstream_and_loads() -> None:
+    result = audit(load_site(EXAMPLES / "small-ready.yaml"), TIER_III)
+    assert result.verdict == "ready"
+    # UPS-A with side B lost: 4 · 155 + 2 · 12 + 2 · 5.5 = 655 kW ≤ 1,000 kVA · 0.9 = 900 kW;
+    # 620 / 0.95 + 35 / 0.9 = 652.63 + 38.89 = 691.52 kVA ≤ 1,000 kVA
+    kw = finding(result, "PWR-012", "UPS-A")
+    assert (kw.observed.value, kw.limit.value) == (pytest.approx(655 * kW), pytest.approx(900 * kW))
+    assert finding(result, "PWR-007", "UPS-A").observed.value == pytest.approx(691_520.5, rel=1e-6)
+    # TX-1: one dry cooler, 25 kW / 0.9 = 27.78 kVA ≤ 150 kVA
+    assert finding(result, "PWR-010", "TX-1").observed.value == pytest.approx(25_000 / 0.9)
+    # pPUE: losses 2 · 327.5 · (1/0.96 − 1) + 2 · 25 · (1/0.985 − 1) = 27.292 + 0.761 kW;
+    # (620 + 24 + 11 + 50 + 28.053) / 620 = 733.053 / 620 = 1.18234
+    account = result.power_account
+    assert account is not None
+    assert account.losses == pytest.approx(28_053.3, rel=1e-5)
+    assert account.ppue == pytest.approx(1.18234, abs=1e-5)
+
+
 def test_a_hall_without_cooling_loads_estimates_no_ppue() -> None:
     result = audit(load_site(EXAMPLES / "hall-b3.yaml"), TIER_III)
     account = result.power_account
