@@ -141,7 +141,10 @@ class _Failer:
         self.topology = site.topology
 
     def without_pdus(
-        self, lost: Iterable[Pdu], feeds: tuple[Feed, ...] = ()
+        self,
+        lost: Iterable[Pdu],
+        feeds: tuple[Feed, ...] = (),
+        out: tuple[tuple[str, str], ...] = (),
     ) -> tuple[Site, Affected]:
         """The racks lose ``lost`` and the non-IT loads the ``feeds``: each rack's PDUs in
         service change, and so does what every element above a lost PDU or above any feed of
@@ -156,7 +159,8 @@ class _Failer:
         for element in sorted(above):
             kind = "distribution" if element in site.distribution else "power_source"
             seeds.append((kind, element, "below"))
-        return failed, affected(failed, seeds, exclude=[("pdu", p.id) for p in lost])
+        exclude = [("pdu", p.id) for p in lost] + list(out)
+        return failed, affected(failed, seeds, exclude=exclude)
 
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
         """The CDUs ``lost`` out of service: their loops' CDUs change, and their facility
@@ -170,6 +174,16 @@ class _Failer:
             if cdu.spec.facility_water is not None:
                 seeds.append(("facility_water", cdu.spec.facility_water, "cdus"))
         return failed, affected(failed, seeds, exclude=[("cdu", c) for c in lost])
+
+    def below(self, element: str) -> tuple[tuple[str, str], ...]:
+        """(scope, id) of ``element`` and of every element it feeds, directly or through
+        distribution."""
+        site = self.site
+        return tuple(
+            ("distribution" if e in site.distribution else "power_source", e)
+            for e, chain in self.topology.chain.items()
+            if any(above.id == element for above in chain)
+        )
 
     def lost_pdus(self, scenario: Scenario) -> tuple[Pdu, ...] | None:
         """The PDUs a power loss takes out of service (None: not a power loss)."""
@@ -187,8 +201,13 @@ class _Failer:
             # The racks, their surviving PDUs, and every element upstream of the racks' PDUs:
             # the survivors' busways and source now carry the whole rack (and the non-IT
             # loads fed from below a lost element: their other feeds carry them).
-            feeds = self.topology.loads_below.get(element, ()) if kind != "rack_side" else ()
-            return self.without_pdus(lost, feeds)
+            if kind == "rack_side":
+                return self.without_pdus(lost)
+            # The lost element and every element below it are out of service (de-energised):
+            # their own checks are not judged again.
+            return self.without_pdus(
+                lost, self.topology.loads_below.get(element, ()), self.below(element)
+            )
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":

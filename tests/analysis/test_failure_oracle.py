@@ -120,6 +120,20 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
     raise AssertionError(kind)
 
 
+def _out_of_service(site: Site, scenario: Scenario) -> set[tuple[str, str]]:
+    """The lost element, and for a source or distribution element every element below it."""
+    kind, element = scenario.kind, scenario.element
+    out = {(_OWN_KIND[kind], element)} if kind in _OWN_KIND else set()
+    if kind in ("power_source", "distribution"):
+        below, grew = {element}, True
+        while grew:
+            more = {d.id for d in site.distribution.values() if d.fed_by in below}
+            grew = not more <= below
+            below |= more
+        out |= {("distribution", e) for e in below if e in site.distribution}
+    return out
+
+
 def _figures(f: Finding) -> tuple[object, ...]:
     """What a report shows of a finding: status, each value and its working (formula and the
     inputs put into it), values to 9 significant digits (sums taken in another order)."""
@@ -152,9 +166,10 @@ def check_oracle(site: Site, ruleset: RuleSet) -> int:
         incremental = {f.id: f for f in outcome.findings}
         full = audit(failed_site(site, scenario, failer), normal)
         mismatches = []
+        out = _out_of_service(site, scenario)
         for f in full.findings:
-            if f.entity_kind == _OWN_KIND.get(scenario.kind) and f.entity_id == scenario.element:
-                continue  # the lost element itself: out of service
+            if (f.entity_kind, f.entity_id) in out:
+                continue  # the lost element itself (and what it feeds): out of service
             prior = before.get(f.id)
             assert prior is not None, (scenario.id, f.id)
             expected = prior if prior.status == "not_evaluated" else f

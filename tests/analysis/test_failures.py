@@ -126,8 +126,10 @@ def test_cli_failures_json(tmp_path: Path) -> None:
 
 def test_small_ready_survives_every_single_loss() -> None:
     report = analyse(load_site(EXAMPLES / "small-ready.yaml"))
-    # Every rack side, CDU, pump, air unit and either facility water loop can be lost.
-    assert len(report.results) == 16  # 8 rack sides, 2 CDUs, 2 pumps, 2 water loops, 2 units
+    # Every source, busway, panel, rack side, CDU, pump, air unit and either facility water
+    # loop can be lost: 4 sources (2 UPS, 2 transformers), 4 distribution (2 busways, 2 panels),
+    # 8 rack sides, 2 CDUs, 2 pumps, 2 water loops, 2 units = 24
+    assert len(report.results) == 24
     assert report.single_points_of_failure == []
 
 
@@ -140,9 +142,23 @@ def _one_water_loop(data: dict) -> dict:
     return data
 
 
+def _no_upstream(data: dict) -> dict:
+    """small-ready without its sources, distribution and non-IT loads: the rack PDUs feed
+    nothing judged upstream."""
+    for key in ("sources", "distribution", "loads"):
+        data["power"].pop(key, None)
+    for row in data["rows"]:
+        for side in row["pdus"].values():
+            side.pop("fed_by", None)
+    return data
+
+
 # Every element a loss affects here only gains load (one water loop, no upstream power), so
-# no margin may improve; with two water loops, a CDU's loss unloads its own water loop.
-BASE = _one_water_loop(yaml.safe_load((EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8")))
+# no margin may improve; with two water loops, a CDU's loss unloads its own water loop (and
+# with upstream power, a busway's imbalance limit grows with its load).
+BASE = _no_upstream(
+    _one_water_loop(yaml.safe_load((EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8")))
+)
 
 
 def test_one_facility_water_loop_is_a_single_point_of_failure() -> None:

@@ -84,13 +84,35 @@ def test_floor_zone_binds_on_the_zone_aggregate(small) -> None:
     assert [f.rule for f in floor.binding] == ["FLR-003"]
 
 
-def test_power_path_without_upstream_does_not_bind(small) -> None:
-    # each new rack brings its own 5 + 5 PDUs and no upstream element is modelled: nothing the
-    # site states bounds it, and the report says so rather than "nothing binds"
+def test_power_path_binds_on_the_busways_and_the_ups(small) -> None:
+    # Each new rack brings its own 5 + 5 PDUs; above them, with the other side lost:
+    #   busway BW-A: √3 · 415 · 2,000 · 0.8 = 1,150.1 kVA ≥ (4 + n) · 155 / 0.95
+    #     → 4 + n ≤ 7.05 → n = 3 (8 racks: 1,305.3 kVA > 1,150.1)
+    #   UPS-A kW: (4 + n) · 155 + 35 ≤ 1,250 · 0.9 = 1,125 → n ≤ 3.03 → 3
+    #   UPS-A kVA: (4 + n) · 163.16 + 38.9 ≤ 1,250 → n ≤ 3.42 → 3
     power = domain(small, "power path")
+    assert power.racks == 3 and power.upstream_modelled
+    assert {f.rule for f in power.binding} == {"PWR-006", "PWR-007", "PWR-012"}
+
+
+def test_power_path_without_upstream_does_not_bind() -> None:
+    # small-ready without its sources and distribution: each new rack brings its own 5 + 5
+    # PDUs and no upstream element is modelled, so nothing the site states bounds it, and the
+    # report says so rather than "nothing binds"
+    site = load_site(EXAMPLES / "small-ready.yaml")
+    pdus = {k: dataclasses.replace(p, fed_by=None) for k, p in site.pdus.items()}
+    racks = [
+        dataclasses.replace(r, pdus={s: [pdus[p.id] for p in ps] for s, ps in r.pdus.items()})
+        for r in site.racks
+    ]
+    bare = dataclasses.replace(
+        site, racks=racks, pdus=pdus, sources={}, distribution={}, loads={}
+    )
+    report = headroom(bare, RULES, audit(bare, RULES), "gb300-r1", loop="TCS-1")
+    power = domain(report, "power path")
     assert power.racks == SEARCH_LIMIT and power.unbounded and not power.binding
     assert not power.upstream_modelled
-    assert domain(small, "liquid loop").upstream_modelled  # (only power has an upstream)
+    assert domain(report, "liquid loop").upstream_modelled  # (only power has an upstream)
 
 
 def test_a_domain_that_already_fails_has_no_headroom(tmp_path: Path) -> None:

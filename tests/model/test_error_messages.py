@@ -56,7 +56,7 @@ def _small(replace: str, by: str) -> str:
         ("nominal_power: 135 kW", "nominal_powr: 135 kW", "rack_types[0].nominal_powr", "nominal_power"),
         ("    casters: 4", "    Casters: 4", "rack_types[0].Casters", "casters"),
         ("{width: 600 mm,", "{widht: 600 mm,", "rack_types[0].footprint.widht", "width"),
-        ("A: {type: pdu-415v-63a, count: 5}", "A: {type: pdu-415v-63a, cont: 5}", "rows[0].pdus.A.cont", "count"),
+        ("A: {type: pdu-415v-63a, count: 5,", "A: {type: pdu-415v-63a, cont: 5,", "rows[0].pdus.A.cont", "count"),
         ("pumps: {installed: 3, required: 2}, primary_pressure_drop: 0.7 bar, max_racks: 8}\n    - {id: CDU-2",
          "pumps: {instaled: 3, required: 2}, primary_pressure_drop: 0.7 bar, max_racks: 8}\n    - {id: CDU-2",
          "cooling.cdus[0].pumps.instaled", "installed"),
