@@ -86,7 +86,8 @@ def test_markdown_card_and_cover_show_the_fixes(english: dict[str, str]) -> None
     causes = re.findall(r"^\d+\. \*\*.*?\n   Fix: (.*)$", cover, re.M)
     assert causes[0] == "PDUs of type pdu-415v-63a rated 80 A (now 63 A)"
     assert "a floor in zone Z-B rated 15.0 kPa" in causes[1]
-    assert causes[-1] == "no computed fix: see remediation"  # FW-1, the only water loop
+    # FW-1, the only water loop: a second one with CDUs on it for each TCS loop
+    assert causes[-1].startswith("a second facility water loop FW-2 with the figures of FW-1; ")
 
 
 def test_html_cover_gives_each_cause_its_first_fix(english: dict[str, str]) -> None:
@@ -121,7 +122,7 @@ def test_json_has_a_fix_or_a_note_for_every_failing_finding(english: dict[str, s
     assert rating["working"]["limit"].endswith("→ 184.0 kVA")
     assert cap["changes"][0]["after"] == {"value": 137.6, "unit": "kW", "text": "137.6 kW"}
     water = data["fixes"][FW1]
-    assert water["fixes"] == [] and water["note"] == "no computed fix: see remediation"
+    assert water["note"] is None and water["fixes"][0]["lever"] == "second_water"
 
 
 def test_verbose_text_shows_fixes_under_causes_and_groups(english: dict[str, str]) -> None:
