@@ -41,6 +41,7 @@ from facility.report.context import ReportInput
 from facility.report.coverage_view import coverage_lines, verdict_sentence
 from facility.report.findings_view import message, working
 from facility.report.i18n import _
+from facility.report.power_account_view import power_account_lines
 from facility.report.presenting import for_people
 from facility.report.sarif import waiver_text
 from facility.report.words import entity_kind_name, verdict_word
@@ -158,6 +159,9 @@ def _verdict_suite(root: ET.Element, report: ReportInput, stamp: str) -> list[st
     properties = _element(suite, "properties")
     _element(properties, "property", name="verdict", value=result.verdict)
     _element(properties, "property", name="summary", value=summary)
+    for line in power_account_lines(result.power_account):
+        text = f"{line.total} = {line.parts}" + (f"; {line.note}" if line.note else "")
+        _element(properties, "property", name=line.key, value=text)
     # Case names are identities: the same in every language (their messages are translated).
     case = _element(suite, "testcase", name="verdict", classname="facility.verdict")
     outcomes = ["pass"]

@@ -49,8 +49,8 @@ from facility.report.context import ReportInput
 from facility.report.coverage_view import verdict_sentence
 from facility.report.findings_view import message, quantity_json, working
 from facility.report.i18n import DEFAULT_LANGUAGE, N_, _, pgettext, using_language
-from facility.report.json_report import coverage_json
-from facility.report.presenting import for_people
+from facility.report.json_report import coverage_json, power_account_json
+from facility.report.presenting import for_machines, for_people
 from facility.report.words import entity_kind_name
 
 SARIF_VERSION = "2.1.0"
@@ -392,8 +392,12 @@ def sarif_log(report: ReportInput) -> dict[str, Any]:
 def _english_properties(result: AuditResult) -> dict[str, Any]:
     """The verdict sentence and the coverage, in English whatever the report's language:
     properties are data a program reads, as in the JSON result."""
-    with using_language(DEFAULT_LANGUAGE):
-        return {"summary": verdict_sentence(result), "coverage": coverage_json(result.coverage)}
+    with for_machines():
+        return {
+            "summary": verdict_sentence(result),
+            "coverage": coverage_json(result.coverage),
+            "powerAccount": power_account_json(result.power_account),
+        }
 
 
 def render_sarif(report: ReportInput) -> str:

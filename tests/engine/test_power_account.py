@@ -139,7 +139,7 @@ def test_a_hall_without_cooling_loads_estimates_no_ppue() -> None:
 
 
 def test_the_account_is_in_every_report(tmp_path: Path) -> None:
-    out = [tmp_path / f"r.{ext}" for ext in ("json", "html", "md")]
+    out = [tmp_path / f"r.{ext}" for ext in ("json", "html", "md", "sarif", "xml")]
     args = ["check", str(EXAMPLES / "hall-b3-power.yaml")]
     for path in out:
         args += ["-o", str(path)]
@@ -153,6 +153,9 @@ def test_the_account_is_in_every_report(tmp_path: Path) -> None:
     assert data["critical"]["value"] == pytest.approx(1_756.5)
     assert 'id="power-account"' in out[1].read_text(encoding="utf-8")
     assert "| pPUE of the hall | 1.18 |" in out[2].read_text(encoding="utf-8")
+    sarif = json.loads(out[3].read_text(encoding="utf-8"))
+    assert sarif["runs"][0]["properties"]["powerAccount"] == data  # the JSON result's, SI
+    assert '<property name="ppue" value="1.18 = (IT 1,696.0 kW' in out[4].read_text("utf-8")
 
 
 # --- the same physics on small sites -----------------------------------------------------------
