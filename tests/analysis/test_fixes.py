@@ -603,3 +603,24 @@ def test_every_failing_finding_of_hall_b3_power_has_a_fix() -> None:
     fix = _lever(found, "RED-001:single_failure:power_source:UPS-A", "after_loss")
     assert [(c.id, c.after) for c in fix.changes] == [("pdu-415v-63a", 80), ("UPS-B", 2_200_000)]
     # (not written into a copy: the file extends hall-b3.yaml, which the copy would not find)
+
+
+# Every site file among the examples that a check can read alone (not a base, not a CSV's
+# rack list: those are read through the file that extends them).
+_SITES = sorted(
+    p
+    for p in EXAMPLES.rglob("*.yaml")
+    if p.name not in ("hall-b3-base.yaml", "racks.yaml")
+)
+
+
+@pytest.mark.slow  # the fix search on every example (Hall B3's own: default)
+@pytest.mark.parametrize("path", _SITES, ids=lambda p: str(p.relative_to(EXAMPLES)))
+def test_every_failing_finding_of_every_example_has_a_verified_fix(path: Path) -> None:
+    found, findings, _ = _fixes_of(path)
+    failing = {fid for fid, f in findings.items() if f.status == "fail"}
+    assert set(found) == failing
+    assert not [fid for fid, f in found.items() if not f.fixes]
+    for entry in found.values():
+        for fix in entry.fixes:
+            assert fix.after.status == "pass"  # verified on the whole check
