@@ -175,10 +175,18 @@ rack_types:
 
 
 def write_campus(
-    n_racks: int, out: Path, *, rows_as_blocks: bool = False, seed: int = 0, ready: bool = False
+    n_racks: int,
+    out: Path,
+    *,
+    rows_as_blocks: bool = False,
+    seed: int = 0,
+    ready: bool = False,
+    loads: bool = False,
 ) -> None:
     """Write the campus site file of ``n_racks`` racks to ``out``; ``ready`` gives the GB300
-    rows 4 + 4 × 80 A PDUs, so that one side carries the rack's peak (2N passes)."""
+    rows 4 + 4 × 80 A PDUs, so that one side carries the rack's peak (2N passes); ``loads``
+    adds non-IT loads per hall: the CDU pumps on both UPSs (2 % of the hall's peak), and
+    lighting on one busway of its first row."""
     halls = plan(n_racks, seed)
     if ready:
         for hall in halls:
@@ -237,6 +245,16 @@ def write_campus(
     parts.extend(sources)
     w("  distribution:\n")
     parts.extend(busways)
+    if loads:
+        w("  loads:\n")
+        for hall in halls:
+            peak_kw = sum(r.count * r.kind.peak_kw for r in hall.rows)
+            w(
+                f"    - {{id: LD-{hall.id}-pumps, kind: cdu, power: {max(5, round(0.02 * peak_kw))}"
+                f" kW, power_factor: 0.9, fed_by: {{A: UPS-{hall.id}-A, B: UPS-{hall.id}-B}}}}\n"
+                f"    - {{id: LD-{hall.id}-lights, kind: lighting, power: 2 kW, power_factor: 1.0, "
+                f"fed_by: {{A: {hall.rows[0].side_busway['A']}}}}}\n"
+            )
     w(
         "  pdu_types:\n"
         "    - id: pdu-415v-63a\n      catalog: pdu-3p-415v-63a\n"

@@ -195,9 +195,10 @@ def test_every_scenario_of_an_example_is_a_full_re_audit(example, rulesets) -> N
 @pytest.mark.slow  # a generated campus, each scenario re-audited (the examples' oracle runs by default)
 def test_every_scenario_of_a_small_campus_is_a_full_re_audit(rulesets, tmp_path) -> None:
     path = tmp_path / "campus.yaml"
-    write_campus(24, path, seed=0)
+    write_campus(24, path, seed=0, loads=True)
     site = load_site(path)
     assert site.sources and site.distribution  # a UPS per hall side, a busway per row side
+    assert site.loads  # CDU pumps on both UPSs, lighting on one busway, per hall
     assert check_oracle(site, rulesets["supernode"]) > 1_000
 
 
@@ -205,5 +206,5 @@ def test_every_scenario_of_a_small_campus_is_a_full_re_audit(rulesets, tmp_path)
 @pytest.mark.parametrize(("racks", "seed"), [(24, 3), (120, 0), (160, 1), (200, 7)])
 def test_every_scenario_of_a_campus_is_a_full_re_audit(racks, seed, rulesets, tmp_path) -> None:
     path = tmp_path / "campus.yaml"
-    write_campus(racks, path, seed=seed)
+    write_campus(racks, path, seed=seed, loads=seed % 2 == 1)  # with non-IT loads: odd seeds
     assert check_oracle(load_site(path), rulesets["tier-iii"]) > 10_000
