@@ -240,6 +240,12 @@ class _Failer:
         return site, affected(site, [("cdu", cdu.id, "figures")])
 
 
+def site_without(site: Site, scenario: Scenario) -> Site:
+    """``site`` with the scenario's element out of service, as the analysis builds it (its
+    load moved where it physically goes): what the fix search re-checks a fix on."""
+    return _Failer(site).apply(scenario)[0]
+
+
 def analyse_failures(
     site: Site,
     ruleset: RuleSet,

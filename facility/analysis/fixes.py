@@ -42,9 +42,9 @@ from facility.analysis.failures import (
     SINGLE_FAILURE_TAG,
     Scenario,
     ScenarioResult,
-    _Failer,
     analyse_failures,
     single_failure_findings,
+    site_without,
 )
 from facility.engine.evaluate import audit, evaluate_entities
 from facility.engine.findings import AuditResult, Finding
@@ -874,7 +874,7 @@ def _rated_for(
 def _without(site: Site, kind: str, element: str) -> Site:
     """``site`` with ``element`` (a scenario of ``kind``) out of service, as the failure
     analysis makes it (its load moved where it goes: PDUs, non-IT feeds, CDUs)."""
-    return _Failer(site).apply(Scenario(kind, element, ""))[0]
+    return site_without(site, Scenario(kind, element, ""))
 
 
 def _passes_on(failed: Site, search: _Search, rule: Rule, f: Finding) -> bool:
