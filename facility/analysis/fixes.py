@@ -396,6 +396,10 @@ def _levers(site: Site, finding: Finding, rule: Rule, search: _Search) -> list[_
         out += [_more_cdus(site, eid), _design_rise(site, eid)]
     elif code in ("AIR-001", "AIR-002"):
         out += [_more_air_units(site, eid)]
+    elif code in ("LIQ-020", "LIQ-021"):
+        out += [_buffer(site, eid)]
+    elif code == "LIQ-019":
+        out += [_pumps_on_ups(site, eid)]
     elif code in ("CLU-003", "CLU-004"):
         out += [_target_duration(site)]
     elif code in ("CLU-013", "CLU-014"):
@@ -675,6 +679,70 @@ def _design_rise(site: Site, loop_id: str) -> _Lever | None:
     )
     candidates = _steps(rise, 0.1, 3 * rise)
     return _Lever("design_rise", change, candidates, apply, {"type": types[0]})
+
+
+BUFFER_STEP = 0.1  # m³: a buffer tank proposed in tenths of a cubic metre
+BUFFER_MORE = 100.0  # m³: at most this much more buffer is proposed
+
+
+def _buffer(site: Site, loop_id: str) -> _Lever | None:
+    """A buffer tank on the loop (or a larger one), in 0.1 m³ steps."""
+    loop = site.loops.get(loop_id)
+    if loop is None or loop.volume is None:
+        return None
+    current = loop.buffer_volume or 0.0
+
+    def apply(s: Site, v: float) -> Site:
+        loops = dict(s.loops)
+        loops[loop_id] = loops[loop_id].model_copy(update={"buffer_volume": v})
+        return dataclasses.replace(s, loops=loops)
+
+    change = Change("tcs_loop", loop_id, "buffer_volume", "volume", current, current)
+    candidates = _steps(current, BUFFER_STEP, current + BUFFER_MORE)
+    return _Lever("buffer", change, candidates, apply, {"loop": loop_id})
+
+
+def _pumps_on_ups(site: Site, cdu_id: str) -> _Lever | None:
+    """The CDU's pump loads fed, on each side a UPS has, from the first panel (else
+    switchboard, RPP, floor PDU, else the UPS itself) whose path ends at that UPS."""
+    loads = [load for load in site.loads.values() if load.kind == "cdu" and load.serves == cdu_id]
+    if not loads:
+        return None
+    chain = site.topology.chain
+    feeds: dict[str, str] = {}
+    for ups in sorted(u for u, src in site.sources.items() if src.kind == "ups"):
+        side = site.sources[ups].side or ups
+        if side in feeds:
+            continue
+        below = sorted(
+            (d.id for d in site.distribution.values()
+             if d.kind != "busway" and chain.get(d.id, ()) and chain[d.id][-1].id == ups),
+            key=lambda i: (site.distribution[i].kind != "panel", i),
+        )  # fmt: skip
+        feeds[side] = below[0] if below else ups
+    if not feeds:
+        return None
+    ids = {load.id for load in loads}
+    before = sum(
+        1
+        for load in loads
+        for element in load.fed_by.values()
+        if chain.get(element, ()) and chain[element][-1].id in site.sources
+        and site.sources[chain[element][-1].id].kind == "ups"
+    )  # fmt: skip
+
+    def apply(s: Site, _: float) -> Site:
+        loads_ = {
+            k: (v.model_copy(update={"fed_by": dict(feeds)}) if k in ids else v)
+            for k, v in s.loads.items()
+        }
+        return dataclasses.replace(s, loads=loads_)
+
+    change = Change("load", ",".join(sorted(ids)), "fed_by", "count", float(before), 0.0)
+    params = {"cdu": cdu_id, "loads": ", ".join(sorted(ids)),
+              "elements": ", ".join(feeds.values()),
+              "feeds": ",".join(f"{side}={e}" for side, e in feeds.items())}  # fmt: skip
+    return _Lever("pumps_on_ups", change, (float(len(feeds)),), apply, params)
 
 
 def _more_air_units(site: Site, room: str | None) -> _Lever | None:
@@ -1183,6 +1251,16 @@ def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
             "loop %(loop)s: %(after)s CDUs (now %(before)s), the added ones of the model of "
             "%(model)s, fed from %(water)s",
             loop=p["loop"], model=p["model"], water=p["water"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "buffer":
+        return Message(
+            "a buffer tank of at least %(after)s on loop %(loop)s (buffer_volume, now %(before)s)",
+            loop=p["loop"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "pumps_on_ups":
+        return Message(
+            "feed the pumps of CDU %(cdu)s (%(loads)s) from %(elements)s, on a UPS",
+            cdu=p["cdu"], loads=p["loads"], elements=p["elements"],
         )  # fmt: skip
     if fix.lever == "renew_record":
         return Message(

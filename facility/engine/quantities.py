@@ -199,6 +199,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
             derive_floor,
             derive_liquid,
             derive_power,
+            derive_ride_through,
         )
 
         _LOADED = True

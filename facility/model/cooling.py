@@ -24,6 +24,7 @@ from facility.model.fields import (
     PressureDrop,
     Temperature,
     TemperatureRise,
+    Volume,
 )
 from facility.physics.coolant import (
     GLYCOL_MAXIMUM_MASS_FRACTION,
@@ -240,6 +241,14 @@ class TcsLoop(Entity):
     )
     piping_pressure_drop: PressureDrop | None = Field(
         None, description="Piping and manifold pressure drop to the worst rack"
+    )
+    volume: Volume | None = Field(
+        None,
+        description="Coolant in the loop's piping, manifolds and CDUs (the racks' own "
+        "coolant_volume is added): what warms while heat rejection is lost",
+    )
+    buffer_volume: Volume | None = Field(
+        None, description="Coolant in buffer tanks on the loop (0 when it has none)"
     )
 
     _setpoint_within_correlation = field_validator("supply_setpoint", mode="wrap")(

@@ -202,11 +202,20 @@ class NonItLoad(Entity):
     power_factor: PositiveFraction | None = Field(
         None, description="Power factor: apparent power = real power ÷ power factor"
     )
-    fed_by: dict[Id, Id] = Field(
+    fed_by: dict[Id, Id | None] = Field(
         min_length=1,
         max_length=8,
-        description="Power side → the distribution element or source feeding that side",
+        description="Power side → the distribution element or source feeding that side "
+        "(null: no feed on that side, as a layer over a base file writes it)",
     )
+
+    @model_validator(mode="after")
+    def _fed(self) -> NonItLoad:
+        feeds = {side: element for side, element in self.fed_by.items() if element is not None}
+        if not feeds:
+            raise ValueError(Message("%(field)s: the load has no feed", field="fed_by"))
+        object.__setattr__(self, "fed_by", feeds)
+        return self
 
 
 class Power(Strict):

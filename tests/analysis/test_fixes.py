@@ -24,7 +24,9 @@ from facility.analysis.fixes import DISTRIBUTION_RATINGS, STANDARD_RATINGS, Coun
 from facility.check import run_check
 from facility.engine.evaluate import default_profile
 from facility.engine.rules import RuleFile, bundled_rules_dir, load_rules
+from facility.model.layers import apply_extends
 from facility.model.load import load_site
+from facility.model.source import SourceMap
 from facility.report.fixes_view import fix_figure
 from tests.i18n.test_rule_translations import ASCII_PUNCTUATION, CJK, FOLDED_SPACE, TERMS
 
@@ -270,6 +272,13 @@ def _apply_change(doc: dict[str, Any], fix: Fix) -> None:
     elif change.kind == "floor_zone":
         entry = next(z for z in doc["floor_zones"] if z["id"] == change.id)
         entry[change.field] = f"{v} Pa" if change.quantity == "floor_load" else f"{v} N"
+    elif change.kind == "tcs_loop" and change.field == "buffer_volume":
+        loop = next(lp for lp in doc["cooling"]["tcs_loops"] if lp["id"] == change.id)
+        loop["buffer_volume"] = f"{v} m**3"
+    elif change.kind == "load":
+        for load in doc["power"]["loads"]:
+            if load["id"] in change.id.split(","):
+                load["fed_by"] = dict(item.split("=") for item in fix.params["feeds"].split(","))
     elif change.kind == "tcs_loop":
         loop = next(lp for lp in doc["cooling"]["tcs_loops"] if lp["id"] == change.id)
         model = next(c for c in doc["cooling"]["cdus"] if c["id"] == fix.params["model"])
@@ -326,6 +335,9 @@ def _watts(text: str) -> float:
 
 def _reapplied(path: Path, tmp_path: Path, found: dict[str, Any], findings: dict[str, Any]):
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if "extends" in doc:  # a layer: written into the whole site its bases make with it
+        doc, _, _ = apply_extends(path, doc, SourceMap(str(path)), "0" * 64)
+        doc.pop("extends", None)
     distinct: dict[Any, tuple[Fix, list[str]]] = {}
     for fid, entry in found.items():
         for fix in entry.fixes:
@@ -595,14 +607,23 @@ def test_every_fix_of_the_ups_hall_applied_passes(tmp_path) -> None:
 
 
 @pytest.mark.slow  # the whole fix search of the power example
-def test_every_failing_finding_of_hall_b3_power_has_a_fix() -> None:
+def test_every_failing_finding_of_hall_b3_power_has_a_fix(tmp_path) -> None:
     found, _, _ = _fixes_of(EXAMPLES / "hall-b3-power.yaml")
     assert not [fid for fid, f in found.items() if not f.fixes]
     # UPS-A lost: side B's 63 A PDUs and UPS-B (1,756.5 kW after the loss: ≥ 1,756.5 / 0.8 =
     # 2,195.6 → 2,200 kVA).
     fix = _lever(found, "RED-001:single_failure:power_source:UPS-A", "after_loss")
     assert [(c.id, c.after) for c in fix.changes] == [("pdu-415v-63a", 80), ("UPS-B", 2_200_000)]
-    # (not written into a copy: the file extends hall-b3.yaml, which the copy would not find)
+    _, findings, _ = _checked(EXAMPLES / "hall-b3-power.yaml")
+    _reapplied(EXAMPLES / "hall-b3-power.yaml", tmp_path, found, findings)
+
+
+def test_every_fix_of_the_ride_through_example_applied_passes(tmp_path) -> None:
+    # A buffer tank of 2.7 m³ on TCS-1 (LIQ-021) and each CDU's pumps fed from MCC-A and
+    # MCC-B (LIQ-019): tests/engine/test_ride_through.py works the figures
+    found, findings, _ = _fixes_of(EXAMPLES / "pod-ride-through.yaml")
+    assert {f.lever for entry in found.values() for f in entry.fixes} == {"buffer", "pumps_on_ups"}
+    _reapplied(EXAMPLES / "pod-ride-through.yaml", tmp_path, found, findings)
 
 
 # Every site file among the examples that a check can read alone (not a base, not a CSV's

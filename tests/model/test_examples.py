@@ -42,6 +42,7 @@ def small():
         "small-ready.yaml",
         "hall-b3-cluster.yaml",
         "hall-b3-power.yaml",
+        "pod-ride-through.yaml",
     ],
 )
 def test_example_loads(name):
@@ -57,6 +58,7 @@ def test_every_yaml_in_examples_is_tested():
         "small-ready.yaml",
         "hall-b3-cluster.yaml",  # tests/engine/test_cluster_example.py
         "hall-b3-power.yaml",  # tests/engine/test_power_account.py
+        "pod-ride-through.yaml",  # tests/engine/test_ride_through.py
     }
 
 
