@@ -103,3 +103,44 @@ def test_a_signal_while_writing_exits_128_plus_it_and_keeps_the_old_report(
     assert report.read_text(encoding="utf-8") == "an earlier report\n"
     # no temporary file left, and the JSON staged before it was not renamed into place
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html", "writing"]
+
+
+# The child signals itself right after the first report is renamed into place: the moment
+# between a rename and its bookkeeping, where an interrupted run once left a target replaced
+# and never restored, and backup files behind (found by testing from outside).
+SIGNAL_MID_REPLACE = """
+import os, sys
+import facility.report.write as write
+from facility.cli import main
+SIGNUM = int(sys.argv.pop())
+real = os.replace
+renamed = []
+def replace(src, dst):
+    real(src, dst)
+    if str(src).endswith(".tmp"):
+        renamed.append(dst)
+        if len(renamed) == 1:
+            os.kill(os.getpid(), SIGNUM)
+write.os.replace = replace
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_between_the_renames_puts_every_report_back(tmp_path: Path, signum: int) -> None:
+    reports = [tmp_path / name for name in ("r.html", "r.json", "r.md")]
+    for report in reports:
+        report.write_text(f"an earlier {report.suffix}\n", encoding="utf-8")
+    args = ["check", EXAMPLE]
+    for report in reports:
+        args += ["-o", str(report)]
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNAL_MID_REPLACE, *args, str(int(signum))],
+        capture_output=True, timeout=120,
+    )  # fmt: skip
+    expected = 130 if signum == signal.SIGINT else 128 + signum
+    assert done.returncode == expected, done.stderr
+    assert b"Traceback" not in done.stderr
+    for report in reports:  # all put back, the first one too
+        assert report.read_text(encoding="utf-8") == f"an earlier {report.suffix}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "r.json", "r.md"]

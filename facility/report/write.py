@@ -15,12 +15,15 @@ path as it was given.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import secrets
+import signal
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +36,37 @@ _NAME_KEPT = 80
 
 class WriteError(OSError):
     """An output could not be written; the message names it and says what became of the others."""
+
+
+class _Interrupted(KeyboardInterrupt):
+    """A signal arrived while the targets were being replaced: they were all put back."""
+
+
+# The signals that interrupt a run (Ctrl-C, SIGTERM, SIGHUP). While the targets are being
+# replaced, and while temporary and backup files are removed, they are held back: a signal
+# arriving between a rename and its bookkeeping would leave a target that is never restored
+# or a backup never removed. Once the renames are done, a signal held back undoes them all.
+_HELD = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[Callable[[], bool]]:
+    """Hold back the interrupting signals in the block (delivered when it ends); yields a
+    function that tells whether one arrived meanwhile. Where signals cannot be masked (not
+    POSIX, or not the main thread), nothing is held and nothing is seen as arrived."""
+    can_mask = (
+        hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    )
+    if not can_mask:
+        yield lambda: False
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield lambda: bool(signal.sigpending() & _HELD)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a held signal is delivered now
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +115,9 @@ def write_all_atomically(
         assert current is not None
         raise _cannot_write(current.given, error) from error
     finally:
-        for temporary in staged:
-            Path(temporary).unlink(missing_ok=True)  # gone already when it was renamed in
+        with _signals_held():
+            for temporary in staged:
+                Path(temporary).unlink(missing_ok=True)  # gone already when it was renamed in
 
 
 def _cannot_write(path: Path, error: BaseException, notes: Sequence[Message] = ()) -> WriteError:
@@ -218,6 +253,11 @@ def _replace(pairs: list[tuple[str, _Target]]) -> None:
     """Rename each staged file over its target; on any failure (or interruption) put back
     every target replaced so far, then raise. Removes every backup it made, except one it
     could not put back (the error then says where that file's previous content is)."""
+    with _signals_held() as interrupted:
+        _replace_all(pairs, interrupted)
+
+
+def _replace_all(pairs: list[tuple[str, _Target]], interrupted: Callable[[], bool]) -> None:
     backups: dict[int, _Backup] = {}
     replaced: list[int] = []
     kept: set[int] = set()
@@ -231,6 +271,8 @@ def _replace(pairs: list[tuple[str, _Target]]) -> None:
                     backups[i] = backup
                 os.replace(temporary, target.path)
                 replaced.append(i)
+            if interrupted():  # held back during the renames: the run stops, nothing replaced
+                raise _Interrupted
         except BaseException as error:
             paths = [target.path for _temporary, target in pairs]
             unrestored = _restore(paths, replaced, backups)
