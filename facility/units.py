@@ -67,6 +67,14 @@ KINDS: dict[str, Kind] = {
         Kind("floor_load", "[mass] / [length] / [time] ** 2", "Pa", "Pa", "12 kPa"),
         Kind("force", "[mass] * [length] / [time] ** 2", "N", "N", "4.45 kN"),
         Kind("volumetric_flow", "[length] ** 3 / [time]", "m**3/s", "m³/s", "1200 L/min"),
+        # Coolant flow per unit of heat (a vendor's band, e.g. 1.25–2.0 L/min per kW).
+        Kind(
+            "flow_per_power",
+            "[length] * [time] ** 2 / [mass]",
+            "m**3/s/W",
+            "m³/(s·W)",
+            "1.5 L/min/kW",
+        ),
         Kind("temperature", "[temperature]", "degC", "°C", "32 degC"),
         Kind("temperature_difference", "[temperature]", "K", "K", "10 K"),
         Kind("fraction", "", "", "", "90 %"),
@@ -468,16 +476,33 @@ def conversion_by_pint(unit: str) -> UnitConversion:
     except (pint.errors.PintError, AttributeError, TypeError, SyntaxError, ValueError) as exc:
         _BY_PINT_TEXT[text] = False
         raise QuantityError(Message("unknown unit '%(unit)s'", unit=unit)) from exc
-    found = _conversion_of(ureg, parsed)
+    try:
+        found = _conversion_of(ureg, parsed)
+    except (pint.errors.PintError, AttributeError, TypeError, ValueError, ArithmeticError) as exc:
+        # A unit pint parses but cannot scale: a logarithmic unit in a product ('kW*dB').
+        _BY_PINT_TEXT[text] = False
+        raise UnitError(_not_linear(unit)) from exc
     _BY_PINT_TEXT[text] = found
     _PINT_NAMES[text] = str(parsed)
     return found
+
+
+def _not_linear(unit: str) -> Message:
+    return Message(
+        "unit '%(unit)s' is logarithmic (decibels, nepers, octaves and decades are): give the "
+        "figure in a linear unit",
+        unit=unit,
+    )
 
 
 def _conversion_of(ureg, parsed) -> UnitConversion:
     dimensionality = _dimension_text(ureg.Quantity(1.0, parsed).dimensionality)
     is_delta = any(name.startswith("delta_") for name in parsed._units)
     is_offset = not ureg.Quantity(1.0, parsed)._is_multiplicative
+    if is_offset and dimensionality != "[temperature]":
+        # Not multiplicative and not an absolute temperature: a logarithmic unit (dB, Np,
+        # octave, decade, dBm), which no field of a site is given in.
+        raise ValueError("a logarithmic unit")
     if dimensionality == "[temperature]" and not is_delta:
         # An absolute temperature (degC, degF, K, degR): scale and offset to degC.
         zero = float(ureg.Quantity(0.0, parsed).to("degC").magnitude)
@@ -593,6 +618,7 @@ _KIND_PHRASES: dict[str, Message] = {
     "floor_load": Message("a floor load"),
     "force": Message("a force"),
     "volumetric_flow": Message("a volumetric flow"),
+    "flow_per_power": Message("a flow per power"),
     "temperature": Message("a temperature"),
     "temperature_difference": Message("a temperature difference"),
     "fraction": Message("a fraction"),
@@ -622,6 +648,7 @@ _KIND_WORDS: dict[str, Message] = {
     "floor_load": Message("floor load"),
     "force": Message("force"),
     "volumetric_flow": Message("volumetric flow"),
+    "flow_per_power": Message("flow per power"),
     "temperature": Message("temperature"),
     "temperature_difference": Message("temperature difference"),
     "fraction": Message("fraction"),
@@ -1052,6 +1079,8 @@ COMMON_UNITS = (
     "gpm",
     "gal/min",
     "cfm",
+    "L/min/kW",
+    "gpm/kW",
     "degC",
     "degF",
     "K",

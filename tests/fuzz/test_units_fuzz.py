@@ -30,7 +30,8 @@ ATOMS = st.sampled_from(
         "degF", "K", "delta_degC", "delta_degF", "%", "percent", "bar", "psi", "Gb", "GB",
         "FLOP", "J", "N", "A", "V", "kilowatz", "inf", "nan", "infinity", "dimensionless",
         "squared", "cubic", "sq", "per", "e", "x", "_", "1", "0", "0.0", "2", "10", "1e3",
-        "1e-400", "1e400", "010", "0x1", "1_0", "1j",
+        "1e-400", "1e400", "010", "0x1", "1_0", "1j", "dB", "dBm", "Np", "octave", "decade",
+        "bel",
     ]
 )  # fmt: skip
 JOINS = st.sampled_from(["*", "/", ".", " ", "", "  ", "\t", "·", "-", "+", ","])
