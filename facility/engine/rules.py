@@ -16,6 +16,8 @@ audit-wide assumptions (the power bases).
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,7 @@ from facility.model.source import (
     SourceMap,
     field_name,
     read_document,
+    whole_file,
 )
 from facility.units import KINDS, QuantityError, conversion, kind_word, parse_quantity
 
@@ -114,6 +117,7 @@ class RuleFile(Strict):
             "cdu_pump",
             "facility_water",
             "air_unit",
+            "heat_rejection",
         ],
         list[Annotated[str, Field(pattern=r"^[A-Z]{2,5}-\d{3}$")]],
     ] = {}
@@ -309,8 +313,33 @@ def _tree_state(directory: Path) -> tuple[Any, ...]:
     try:
         files = sorted(directory.rglob("*.yaml"))
         return (str(directory.resolve()), *((str(f), *_stamp(f)) for f in files))
-    except OSError:
+    except (OSError, RuntimeError, ValueError):  # RuntimeError: a link loop (Python < 3.13)
         return ()
+
+
+def _unusable_directory(directory: Path) -> Message | None:
+    """Why ``directory`` cannot be read as a directory of rule files; None when it can. Asked
+    before anything else, so a path the system refuses (a symbolic link loop, a name too
+    long, a NUL byte) is said as such, never raised."""
+    try:
+        status = os.stat(directory)
+    except FileNotFoundError:
+        return Message("rules directory not found")
+    except ValueError:
+        return Message("not a usable path: it holds a NUL byte")
+    except OSError as error:
+        return _cannot_list(directory, error)
+    if not stat.S_ISDIR(status.st_mode):
+        return Message("not a directory of rule files")
+    return None
+
+
+def _cannot_list(directory: Path, error: BaseException) -> Message:
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else None
+    return Message(
+        "cannot read the rules directory: %(reason)s",
+        reason=reason or Message("Too many levels of symbolic links"),
+    )
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -332,7 +361,7 @@ def _load_key(
             tuple(ignore),
             str(Path.cwd()),
         )
-    except (OSError, ValueError):  # a profile path that is not there: no memo, the load says
+    except (OSError, RuntimeError, ValueError):  # a profile path not there: no memo, the load says
         return None
 
 
@@ -376,15 +405,18 @@ def _load_rules(
     loader = _Loader()
     specs: list[tuple[RuleFile, SourceMap]] = []
     for directory in dirs:
-        if not directory.is_dir():  # a mistyped --rules must not quietly audit without them
-            missing = (
-                Message("not a directory of rule files")
-                if directory.exists()
-                else Message("rules directory not found")
-            )
-            loader.problems.append(Problem(Location(str(directory), 1, 1), "", missing))
+        refused = _unusable_directory(directory)
+        if refused is not None:  # a mistyped --rules must not quietly audit without them
+            loader.problems.append(Problem(whole_file(str(directory)), "", refused))
             continue
-        for path in _rule_files(directory):
+        try:
+            paths = _rule_files(directory)
+        except (OSError, RuntimeError) as error:  # a symbolic link loop inside it
+            loader.problems.append(
+                Problem(whole_file(str(directory)), "", _cannot_list(directory, error))
+            )
+            continue
+        for path in paths:
             try:
                 data, source = loader.read(path)
             except InputError as error:

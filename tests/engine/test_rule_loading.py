@@ -502,3 +502,36 @@ def test_the_version_hashes_the_profiles_and_the_rules_in_effect(tmp_path: Path)
     (extra / "AIR-097.yaml").write_text(probe + "\n", encoding="utf-8")
     assert load_rules([bundled_rules_dir(), extra], "without-probe").version == without.version
     assert load_rules([bundled_rules_dir(), extra], "supernode").version != with_probe.version
+
+
+# --- a rules directory the system refuses (found by testing from outside: internal errors) ---
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: (d / "loop").symlink_to("loop"), "cannot read the rules directory: Too many levels of symbolic links"),
+        (lambda d: None, "cannot read the rules directory: File name too long"),
+        (lambda d: (d / "loop").write_text("x"), "not a directory of rule files"),
+    ],
+    ids=["symlink-loop", "name-too-long", "a-file"],
+)  # fmt: skip
+def test_a_rules_path_the_system_refuses_is_bad_input(tmp_path, make, message) -> None:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    make(tmp_path)
+    too_long = message.endswith("File name too long")
+    target = tmp_path / ("x" * 300 if too_long else "loop")
+    site = Path(__file__).resolve().parents[2] / "examples" / "small-ready.yaml"
+    for option in (["--rules", str(target)],):
+        run = CliRunner().invoke(app, ["check", str(site), *option])
+        assert run.exit_code == 2, run.output
+        assert run.stderr.splitlines()[0] == f"error: {target}: {message}"
+        assert "internal error" not in run.stderr
+    # the same path from a configuration file
+    (tmp_path / "facility.toml").write_text(f'rules = ["{target}"]\n', encoding="utf-8")
+    run = CliRunner().invoke(app, ["check", "--config", str(tmp_path / "facility.toml"), str(site)])
+    assert run.exit_code == 2, run.output
+    assert f"{target}: {message}" in run.stderr and "internal error" not in run.stderr
