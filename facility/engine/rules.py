@@ -334,6 +334,15 @@ def _unusable_directory(directory: Path) -> Message | None:
     return None
 
 
+def _is_file(path: Path) -> bool | None:
+    """Whether ``path`` is a file; None when the system refuses to say (a name too long, a
+    link loop, a NUL byte): reading it then names the reason."""
+    try:
+        return path.is_file()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
 def _cannot_list(directory: Path, error: BaseException) -> Message:
     reason = error.strerror if isinstance(error, OSError) and error.strerror else None
     return Message(
@@ -549,10 +558,11 @@ def _load_profile_chain(
             Path(current)
             if current.endswith(".yaml")
             else next(
-                (d / f"{current}.yaml" for d in dirs if (d / f"{current}.yaml").is_file()), None
+                (d / f"{current}.yaml" for d in dirs if _is_file(d / f"{current}.yaml")), None
             )
         )
-        if path is None or not path.is_file():
+        refused = path is not None and _is_file(path) is None  # the system refuses the path
+        if path is None or not (refused or _is_file(path)):
             available = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
             loader.problems.append(
                 Problem(

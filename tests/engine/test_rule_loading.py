@@ -535,3 +535,15 @@ def test_a_rules_path_the_system_refuses_is_bad_input(tmp_path, make, message) -
     run = CliRunner().invoke(app, ["check", "--config", str(tmp_path / "facility.toml"), str(site)])
     assert run.exit_code == 2, run.output
     assert f"{target}: {message}" in run.stderr and "internal error" not in run.stderr
+
+
+def test_a_profile_path_the_system_refuses_is_bad_input(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from facility.cli import app
+
+    site = Path(__file__).resolve().parents[2] / "examples" / "small-ready.yaml"
+    for profile in (str(tmp_path / ("p" * 300 + ".yaml")), "p" * 300):
+        run = CliRunner().invoke(app, ["check", str(site), "--profile", profile])
+        assert run.exit_code == 2, run.output
+        assert "internal error" not in run.stderr and run.stderr.startswith("error: ")
