@@ -14,10 +14,15 @@ import re
 
 # C0 controls, DEL, C1 controls, the bidi marks, embeddings, overrides and isolates, and the
 # Unicode line and paragraph separators.
-_CONTROLS = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+_CONTROLS = (
+    "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff"
+)
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 # What JSON's encoder leaves raw (it escapes C0 itself).
-_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# A lone surrogate too: no UTF-8 output can hold it, "\\ud800" can.
+_JSON_RAW = re.compile(
+    "[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -25,6 +25,7 @@ from facility.model.source import (
     Problem,
     decode,
     field_name,
+    no_lone_surrogates,
     read_bytes,
 )
 
@@ -214,6 +215,7 @@ def _read_json_and_digest(path: Path) -> tuple[Any, str]:
     raw = read_bytes(path, limit=None)
     digest = hashlib.sha256(raw).hexdigest()
     text = decode(raw, str(path))
+    no_lone_surrogates(text, str(path))  # no output could hold one (was a UnicodeEncodeError)
     line, column = 1, 1
     try:
         data = json.loads(

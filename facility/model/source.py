@@ -206,12 +206,58 @@ def decode(raw: bytes, file: str) -> str:
         ) from None
 
 
+_JSON_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+
+
+def no_lone_surrogates(text: str, file: str) -> None:
+    """Refuse a JSON ``\\u`` escape of a lone UTF-16 surrogate (``"\\ud800"`` with no low
+    surrogate after it): it decodes to no character, and no output could hold it. At its line
+    and column. Each escape is read as JSON reads it, so an escaped backslash before ``u`` is
+    not taken for one."""
+    if "\\u" not in text:
+        return
+    pending: re.Match[str] | None = None  # a high surrogate waiting for its low one
+    for match in _JSON_ESCAPE.finditer(text):
+        code = int(match.group(1), 16) if match.group(1) else None
+        is_low = code is not None and 0xDC00 <= code <= 0xDFFF
+        if pending is not None:
+            if is_low and match.start() == pending.end():
+                pending = None
+                continue
+            _lone(text, file, pending)
+        if code is not None and 0xD800 <= code <= 0xDBFF:
+            pending = match
+        elif is_low:
+            _lone(text, file, match)
+    if pending is not None:
+        _lone(text, file, pending)
+
+
+def _lone(text: str, file: str, match: re.Match[str]) -> None:
+    before = text[: match.start()]
+    line = before.count("\n") + 1
+    column = match.start() - (before.rfind("\n") + 1) + 1
+    raise InputError(
+        [
+            Problem(
+                Location(file, line, column),
+                "",
+                Message(
+                    "the escape %(escape)s is half of a UTF-16 surrogate pair: it is no character",
+                    escape=match.group(),
+                ),
+            )
+        ]
+    )
+
+
 def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
     """Parse YAML or JSON text into plain data plus a source map. Raises InputError."""
     source = SourceMap(file)
     _no_control_characters(text, file)
     as_json: Any = _NOT_READ
     if file.endswith(".json"):
+        no_lone_surrogates(text, file)
         try:  # numbers kept as text here: the reader below reads them with their positions
             as_json = json.loads(text, parse_int=str, parse_float=str, parse_constant=str)
         except json.JSONDecodeError as exc:

@@ -356,3 +356,12 @@ def test_csv_export_to_a_pipe_keeps_hostile_ids_exactly(other_commands):
 
     rows = list(csv.DictReader(io.StringIO(other_commands["export-csv"])))
     assert HOSTILE_ID in [row["id"] for row in rows]  # control and bidi characters kept
+
+
+def test_a_lone_surrogate_is_written_as_its_escape() -> None:
+    # No UTF-8 output can hold half a surrogate pair ('\ud800'): shown and written as its escape
+    from facility.printable import json_inert, printable
+
+    assert printable("R\ud800") == "R\\ud800"
+    assert json_inert('"R\ud800"') == '"R\\ud800"'
+    assert printable("R\U0001f600") == "R\U0001f600"  # a whole pair is a character
