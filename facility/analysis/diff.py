@@ -101,48 +101,79 @@ class DiffReport:
         return [c for c in self.added if (c.after or {}).get("status") != "pass"]
 
 
+_STRICT = ConfigDict(extra="allow", strict=True)  # members it does not name: anything
+_CODE = r"^[A-Z][A-Z0-9]{0,15}-[0-9A-Za-z_.-]{1,32}$"  # a rule code (PWR-001, XYZ-001)
+
+
 class _Quantity(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    value: float | None
-    unit: str
-    text: str
+    model_config = _STRICT
+    value: float | None  # strict: a number (a whole one too), never a text or a truth value
+    unit: str = Field(max_length=64)
+    text: str = Field(max_length=1_000)
 
 
 class _Entity(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    kind: str
-    id: str
+    model_config = _STRICT
+    kind: str = Field(max_length=64)
+    id: str = Field(max_length=1_000)
+
+
+class _Place(BaseModel):
+    model_config = _STRICT
+    file: str
+    line: int | None = None
+    column: int | None = None
 
 
 class _Finding(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    id: str
-    rule: str
+    model_config = _STRICT
+    id: str = Field(max_length=2_200)
+    rule: str = Field(pattern=_CODE)
+    title: str | None = Field(None, max_length=1_000)
+    severity: Literal["error", "warning", "info"] | None = None
     status: Literal["fail", "pass", "not_evaluated", "waived"]
     entity: _Entity
     observed: _Quantity | None = None
     limit: _Quantity | None = None
     margin: _Quantity | None = None
+    relation: Literal["≤", "≥", "<", ">", "=", "≠", ""] | None = None
+    message: str | None = None
+    missing: list[str] = []
+    source: _Place | None = None
+    waiver: dict[str, Any] | None = None
+
+
+class _Counts(BaseModel):
+    model_config = _STRICT
+    fail: int = Field(ge=0)
+    pass_: int = Field(alias="pass", ge=0)
+    not_evaluated: int = Field(ge=0)
+    waived: int = Field(ge=0)
 
 
 class _Site(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = _STRICT
     name: str
     file: str
     sha256: str
 
 
 class _Result(BaseModel):
-    """What ``facility diff`` reads of a JSON result (docs/json-result.md): checked before it
-    is trusted; fields it does not read may be anything (newer results add fields)."""
+    """What ``facility diff`` trusts of a JSON result (docs/json-result.md), checked before it
+    is read, strictly (a count is a whole number, a figure a number, a status one of four);
+    members it does not name may be anything (a newer result adds some)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = _STRICT
     schema_: str = Field(alias="schema", pattern=r"^facility-result/1$")
     site: _Site
     profile: str
     rules_version: str
     verdict: Literal["ready", "ready-with-warnings", "incomplete", "not-ready"]
+    counts: _Counts
     findings: list[_Finding]
+    failures: dict[str, Any] | None = None
+    fixes: dict[str, Any] | None = None
+    waivers: list[Any] = []
 
 
 def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -167,6 +198,7 @@ def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
 
 
 MAX_NUMBER_DIGITS = 30  # a result's counts and figures have far fewer
+RESULT_LIMIT = 2 * 1024**3  # bytes of a result file (100,000 racks write about 1.2 GB)
 
 
 class _NotAFigure(ValueError):
@@ -202,6 +234,19 @@ def _finite(token: str) -> float:
     return value
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (json keeps the last one silently: a result
+    could say "verdict": "not-ready" and then "verdict": "ready")."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _NotAFigure(
+                Message("the key '%(key)s' is given twice in one object", key=key[:80])
+            )
+        found[key] = value
+    return found
+
+
 def _read_json(path: Path) -> Any:
     """The JSON of ``path``; any failure to read it is bad input at the place JSON names."""
     return _read_json_and_digest(path)[0]
@@ -210,9 +255,9 @@ def _read_json(path: Path) -> Any:
 def _read_json_and_digest(path: Path) -> tuple[Any, str]:
     """:func:`_read_json`, and the SHA-256 of the bytes it parsed."""
     # A FIFO, a device or a directory is refused before it is opened (it would block or fail
-    # late); no size limit: a campus's result is larger than any site file (461 MB at 10,000
-    # racks) and is this tool's own output.
-    raw = read_bytes(path, limit=None)
+    # late), and a file over RESULT_LIMIT before it is read: a campus's result is larger than
+    # any site file (461 MB at 10,000 racks, 1.2 GB at 100,000), so its bound is its own.
+    raw = read_bytes(path, limit=RESULT_LIMIT)
     digest = hashlib.sha256(raw).hexdigest()
     text = decode(raw, str(path))
     no_lone_surrogates(text, str(path))  # no output could hold one (was a UnicodeEncodeError)
@@ -223,6 +268,7 @@ def _read_json_and_digest(path: Path) -> tuple[Any, str]:
             parse_constant=_not_a_number,
             parse_int=_integer,
             parse_float=_finite,
+            object_pairs_hook=_no_duplicate_keys,
         )
         return data, digest
     except json.JSONDecodeError as exc:

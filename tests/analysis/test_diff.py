@@ -7,6 +7,7 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from facility.analysis.diff import diff_results, read_result
@@ -135,3 +136,60 @@ def test_a_fifo_as_a_state_is_refused_before_it_is_opened(tmp_path: Path) -> Non
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the writer finish
     thread.join()
     os.close(reader)
+
+
+def _hall_result(tmp_path: Path) -> dict:
+    out = tmp_path / "good.json"
+    site = Path(__file__).resolve().parents[2] / "examples" / "small-ready.yaml"
+    assert CliRunner().invoke(app, ["check", str(site), "-o", str(out)]).exit_code == 0
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda d: d["counts"].update({"fail": "many"}), "counts.fail: not a facility result: expected a whole number, got 'many'"),
+        (lambda d: d["findings"][0].update({"severity": "catastrophic"}), "findings[0].severity: not a facility result: must be 'error', 'warning' or 'info'"),
+        (lambda d: d["findings"][0]["observed"].update({"value": True}), "findings[0].observed.value: not a facility result"),
+        (lambda d: d["findings"][0]["margin"].update({"value": "1"}), "findings[0].margin.value: not a facility result"),
+        (lambda d: d["findings"][0].update({"message": 7}), "findings[0].message: not a facility result"),
+        (lambda d: d["findings"][0].update({"source": {"file": 1, "line": "a"}}), "findings[0].source.file: not a facility result"),
+        (lambda d: d["findings"][0].update({"rule": "X" * 100_000}), "findings[0].rule: not a facility result"),
+        (lambda d: d["findings"][0].update({"relation": "=>"}), "findings[0].relation: not a facility result"),
+        (lambda d: d.update({"fixes": 5}), "fixes: not a facility result"),
+    ],
+    ids=["count-text", "severity", "value-bool", "value-text", "message-int", "source", "long-code", "relation", "fixes"],
+)  # fmt: skip
+def test_a_result_of_wrong_types_is_refused(tmp_path: Path, spoil, message) -> None:
+    # Found by testing from outside: each of these was accepted and diffed as if true
+    data = _hall_result(tmp_path)
+    spoil(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(app, ["diff", str(bad), str(bad)])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_key_given_twice_is_refused(tmp_path: Path) -> None:
+    # json keeps the last of two keys: "not-ready" then "ready" read as ready
+    text = json.dumps(_hall_result(tmp_path)).replace(
+        '"verdict": "ready"', '"verdict": "not-ready", "verdict": "ready"', 1
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["diff", str(bad), str(bad)])
+    assert result.exit_code == 2
+    assert "the key 'verdict' is given twice in one object" in result.stderr
+
+
+def test_a_result_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch) -> None:
+    from facility.analysis import diff
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_hall_result(tmp_path)), encoding="utf-8")
+    monkeypatch.setattr(diff, "RESULT_LIMIT", 1_000)  # the bound, scaled down: bytes, not time
+    result = CliRunner().invoke(app, ["diff", str(good), str(good)])
+    assert result.exit_code == 2
+    assert "the limit is 0 MB" in result.stderr or "the limit is" in result.stderr
