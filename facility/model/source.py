@@ -192,9 +192,9 @@ def decode(raw: bytes, file: str) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         start = exc.start + (3 if raw.startswith(b"\xef\xbb\xbf") else 0)  # after a BOM
-        before = raw[:start]
-        line = before.count(b"\n") + 1
-        column = start - (before.rfind(b"\n") + 1) + 1
+        bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+        before = raw[bom:start].decode("utf-8", errors="replace")  # valid up to the bad byte
+        line, column = line_and_column(before, len(before))
         raise InputError(
             [
                 Problem(
@@ -234,9 +234,7 @@ def no_lone_surrogates(text: str, file: str) -> None:
 
 
 def _lone(text: str, file: str, match: re.Match[str]) -> None:
-    before = text[: match.start()]
-    line = before.count("\n") + 1
-    column = match.start() - (before.rfind("\n") + 1) + 1
+    line, column = line_and_column(text, match.start())
     raise InputError(
         [
             Problem(
@@ -378,13 +376,24 @@ def _too_deep(file: str, line: int, column: int) -> InputError:
     )
 
 
+# Line breaks as YAML counts them (a CR alone too, and NEL, LS and PS): a position is given at
+# the line and column the parser and an editor show.
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset`` in ``text``."""
+    line, start = 1, 0
+    for found in _BREAK.finditer(text, 0, offset):
+        line, start = line + 1, found.end()
+    return line, offset - start + 1
+
+
 def _no_control_characters(text: str, file: str) -> None:
     found = _CONTROL.search(text)
     if found is None:
         return
-    start = found.start()
-    line = text.count("\n", 0, start) + 1
-    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    line, column = line_and_column(text, found.start())
     raise InputError(
         [
             Problem(
