@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -197,6 +198,12 @@ def _apply(
         return not_evaluated(
             (Message("%(rule)s's expressions divide by zero for this entity", rule=rule.code),)
         )
+    except OverflowError:
+        return not_evaluated((_overflows(rule),))
+    if not (math.isfinite(observed) and math.isfinite(limit)) and all(
+        math.isfinite(env[name]) for name in rule.observed.names | rule.limit.names if name in env
+    ):  # finite figures in, no finite figure out: never a pass by an infinite limit
+        return not_evaluated((_overflows(rule),))
     margin, relation = _margin(plan, observed, limit)
     return Finding(
         *head,
@@ -209,6 +216,12 @@ def _apply(
         _explained(plan, rule.limit, limit, values, rule),
         margin,
         relation,
+    )
+
+
+def _overflows(rule: Rule) -> Message:
+    return Message(
+        "%(rule)s's expressions give a figure beyond any float for this entity", rule=rule.code
     )
 
 

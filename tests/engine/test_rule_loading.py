@@ -547,3 +547,27 @@ def test_a_profile_path_the_system_refuses_is_bad_input(tmp_path) -> None:
         run = CliRunner().invoke(app, ["check", str(site), "--profile", profile])
         assert run.exit_code == 2, run.output
         assert "internal error" not in run.stderr and run.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    "limit", ["weakest_side_capacity * 1e308 * 10", "weakest_side_capacity * 1e308 * 1e308"]
+)
+def test_an_expression_that_overflows_is_never_a_pass(tmp_path, limit) -> None:
+    # Found by testing from outside: the limit overflowed to infinity ("no upper limit") and
+    # the check passed; finite figures that give no finite figure are not evaluated
+    from facility.engine.evaluate import audit
+    from facility.model.load import load_site
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "XYZ-001.yaml").write_text(
+        "code: XYZ-001\nname: custom.overflow\ntitle: A custom rule\narea: power\nscope: rack\n"
+        "severity: error\nrequirement: r\nwhy: w\nreferences: [x]\n"
+        f"observed: rack_apparent_power\nlimit: {limit}\ncondition: observed <= limit\n",
+        encoding="utf-8",
+    )
+    site = load_site(Path(__file__).resolve().parents[2] / "examples" / "small-ready.yaml")
+    result = audit(site, load_rules([bundled_rules_dir(), rules]))
+    (finding, *_) = [f for f in result.findings if f.rule == "XYZ-001"]
+    assert finding.status == "not_evaluated"
+    assert "XYZ-001's expressions give a figure beyond any float" in str(finding.missing[0])
