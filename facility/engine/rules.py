@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from facility.engine.expression import (
     BOOLEAN,
@@ -48,6 +48,7 @@ from facility.model.source import (
     read_document,
     whole_file,
 )
+from facility.spelling import found
 from facility.units import KINDS, QuantityError, conversion, kind_word, parse_quantity
 
 Severity = Literal["error", "warning", "info"]
@@ -80,6 +81,23 @@ class RuleText(Strict):
     remediation: list[str] = []
 
 
+def _a_parameter(value: Any) -> Any:
+    """A parameter is a number or a figure with its unit; anything else is said in one
+    problem (not one per member of the union: 'parameters.margin.str', '.float', '.int')."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError(
+            Message(
+                "expected a number or a figure with its unit, like '10 %%' or '5 kW', got "
+                "%(found)s",
+                found=found(value),
+            )
+        )
+    return value
+
+
+ParameterValue = Annotated[str | float | int, BeforeValidator(_a_parameter)]
+
+
 class RuleFile(Strict):
     code: str = Field(pattern=r"^[A-Z]{2,5}-\d{3}$")
     name: str = Field(pattern=r"^[a-z]+(\.[a-z_]+)+$")
@@ -91,7 +109,7 @@ class RuleFile(Strict):
     scope: str
     severity: Severity
     tags: list[str] = []
-    parameters: dict[str, str | float | int] = {}
+    parameters: dict[str, ParameterValue] = {}
     when: str | None = None
     observed: str
     limit: str
@@ -164,7 +182,7 @@ class ProfileFile(Strict):
     ignore: list[str] = []
     severity: dict[str, Severity] = {}
     severity_by_tag: dict[str, Severity] = {}
-    parameters: dict[str, dict[str, str | float | int]] = {}
+    parameters: dict[str, dict[str, ParameterValue]] = {}
 
 
 @dataclass(frozen=True, slots=True)

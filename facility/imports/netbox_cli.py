@@ -162,8 +162,9 @@ def _run(
 
     def error(problem: str) -> None:
         shown = localized(problem)
-        if token:  # a server may echo the header back in its answer: never show it
-            shown = shown.replace(token, "[token]")
+        from facility.imports.netbox_fetch import masked
+
+        shown = masked(shown, token)  # a server may echo the header back: never show it
         typer.echo(printable(_("error: %(problem)s") % {"problem": shown}), err=True)
 
     def fail(problem: str) -> typer.Exit:

@@ -56,6 +56,14 @@ class FetchError(Exception):
     an answer out of bounds or pointing elsewhere. Its argument is a :class:`Message`."""
 
 
+
+def masked(text: str, token: str) -> str:
+    """``text`` with the token, in any letter case (a server may echo the header lower- or
+    upper-cased), shown as ``[token]``."""
+    if not token:
+        return text
+    return re.sub(re.escape(token), "[token]", text, flags=re.IGNORECASE)
+
 def public_url(url: str) -> str:
     """``url`` without user, password, query or fragment: safe to print and to write."""
     try:
@@ -143,7 +151,7 @@ def fetch_sites(url: str, token: str, selection: Selection) -> list[Fetched]:
                     code=code,
                 )
             ) from None
-        detail = _first_line(exc).replace(token, "[token]")
+        detail = masked(_first_line(exc), token)
         asked = str(getattr(exc.req, "url", "") or "")
         if asked:  # pynetbox's text holds the URL asked: name its path, never its query
             detail = detail.replace(asked, session.path)

@@ -571,3 +571,29 @@ def test_an_expression_that_overflows_is_never_a_pass(tmp_path, limit) -> None:
     (finding, *_) = [f for f in result.findings if f.rule == "XYZ-001"]
     assert finding.status == "not_evaluated"
     assert "XYZ-001's expressions give a figure beyond any float" in str(finding.missing[0])
+
+
+def test_a_parameter_that_is_no_figure_is_one_problem_in_our_words(tmp_path) -> None:
+    # Found by testing from outside: a list gave three problems named after pydantic's union
+    # members ('parameters.margin.str', '.float', '.int')
+    from facility.model.source import InputError
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "XYZ-001.yaml").write_text(
+        "code: XYZ-001\nname: custom.parameters\ntitle: A custom rule\narea: power\n"
+        "scope: rack\nseverity: error\nrequirement: r\nwhy: w\nreferences: [x]\n"
+        "parameters:\n  margin: [1, 2]\n  other: yes\n  none: null\n"
+        "observed: rack_apparent_power\nlimit: weakest_side_capacity\n"
+        "condition: observed <= limit\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as caught:
+        load_rules([bundled_rules_dir(), rules])
+    shown = [(p.field, str(p.message)) for p in caught.value.problems]
+    expected = "expected a number or a figure with its unit, like '10 %' or '5 kW', got "
+    assert shown == [
+        ("parameters.margin", expected + "a list"),
+        ("parameters.other", expected + "true"),
+        ("parameters.none", expected + "null"),
+    ]

@@ -134,6 +134,18 @@ def test_a_token_echoed_in_an_error_is_never_shown(tmp_path: Path) -> None:
     assert "answered HTTP 500" in text and "[token]" in text
 
 
+@pytest.mark.parametrize("case", [str.lower, str.upper])
+def test_a_token_echoed_in_another_case_is_never_shown(tmp_path: Path, case) -> None:
+    # Found by testing from outside: a body that echoed the token lower-cased was shown as is
+    def echo(handler: Handler, box: Server) -> None:
+        send_json(handler, {"detail": case(handler.headers.get("Authorization", ""))}, 500)
+
+    with serve(echo) as netbox:
+        result, out = _import(netbox.url, tmp_path)
+    text = _bad_input(result, out)
+    assert "[token]" in text and TOKEN.lower() not in text.lower()
+
+
 # --- bounded answers -------------------------------------------------------------------------
 
 CAP = 64 * 1024 * 1024  # the misbehaving servers stop on their own after this many bytes
