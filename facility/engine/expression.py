@@ -82,6 +82,7 @@ _BASE: dict[str, dict[str, int]] = {
     "floor_load": {"mass": 1, "length": -1, "time": -2},
     "force": {"mass": 1, "length": 1, "time": -2},
     "volumetric_flow": {"length": 3, "time": -1},
+    "flow_per_power": {"length": 1, "time": 2, "mass": -1},
     "temperature": {"temperature": 1},
     "temperature_difference": {"temperature": 1},
     "fraction": {},

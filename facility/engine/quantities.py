@@ -193,10 +193,13 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
     if not _LOADED:  # importing the area modules registers their quantities
         from facility.engine import (  # noqa: F401
             derive_air,
+            derive_branches,
             derive_cluster,
+            derive_condensation,
             derive_coolant,
             derive_failure,
             derive_floor,
+            derive_heat_rejection,
             derive_liquid,
             derive_power,
             derive_ride_through,

@@ -15,6 +15,7 @@ from pydantic import (
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
+from facility.model.branches import LoopTopology
 from facility.model.fields import (
     Flow,
     Fraction,
@@ -26,6 +27,7 @@ from facility.model.fields import (
     TemperatureRise,
     Volume,
 )
+from facility.model.heat_rejection import HeatRejection
 from facility.physics.coolant import (
     GLYCOL_MAXIMUM_MASS_FRACTION,
     GLYCOL_MAXIMUM_TEMPERATURE,
@@ -180,6 +182,11 @@ class FacilityWater(Entity):
     differential_pressure: Pressure | None = Field(
         None, description="Differential pressure available at the CDUs"
     )
+    rooms: list[Id] = Field(
+        [],
+        description="Rooms its pipes run through (in-row CDUs, water-cooled air units in the "
+        "white space): its supply must stay above each room's dew point",
+    )
 
     _supply_within_correlation = field_validator("supply_temperature", mode="wrap")(
         _within_correlation
@@ -214,6 +221,11 @@ class CduFigures(Strict):
     max_racks: int | None = Field(
         None, description="Most racks this CDU supports", ge=1, le=100_000
     )
+    rated_primary_flow: Flow | None = Field(
+        None,
+        description="Facility water flow through the CDU at its rated capacity, with "
+        "primary_pressure_drop across it",
+    )
 
 
 class Cdu(CduFigures, Entity):
@@ -241,6 +253,11 @@ class TcsLoop(Entity):
     )
     piping_pressure_drop: PressureDrop | None = Field(
         None, description="Piping and manifold pressure drop to the worst rack"
+    )
+    topology: LoopTopology | None = Field(
+        None,
+        description="How the loop is piped to its racks (arrangement, header, branch and "
+        "quick-disconnect drops, balancing): the furthest-branch checks",
     )
     volume: Volume | None = Field(
         None,
@@ -271,3 +288,6 @@ class Cooling(Strict):
     cdus: list[Cdu] = Field([], description="Coolant distribution units")
     tcs_loops: list[TcsLoop] = Field([], description="Technology cooling system (secondary) loops")
     air_units: list[AirUnit] = Field([], description="CRAH/CRAC units and fan walls")
+    heat_rejection: list[HeatRejection] = Field(
+        [], description="Chillers, dry coolers and cooling towers per facility water loop"
+    )

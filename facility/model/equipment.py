@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
+from facility.model.branches import FlowPerPowerBand, PressureDropPoint, curve_problem
 from facility.model.cooling import Coolant
 from facility.model.fields import (
     Flow,
@@ -109,6 +110,16 @@ class RackFigures(Strict):
     pressure_drop: PressureDrop | None = Field(
         None, description="Rack pressure drop at design flow"
     )
+    pressure_drop_curve: list[PressureDropPoint] | None = Field(
+        None,
+        description="Vendor curve of rack pressure drop vs flow (points in increasing flow); "
+        "interpolated, and preferred over pressure_drop scaled with the square of the flow",
+    )
+    flow_per_power_band: FlowPerPowerBand | None = Field(
+        None,
+        description="Vendor band of coolant flow per kW of liquid heat, with its source "
+        "(e.g. {min: 1.25 L/min/kW, max: 2.0 L/min/kW, source: ...})",
+    )
     power_inputs_per_side: int | None = Field(
         None,
         description="Power supplies per side, spread over that side's PDUs in turn",
@@ -142,6 +153,7 @@ class RackFigures(Strict):
 # Figures only a rack that draws power has: given for a passive rack, they contradict it.
 _POWERED_ONLY = (
     "nominal_power", "peak_power", "liquid_heat_fraction", "design_flow", "flow_table",
+    "pressure_drop_curve", "flow_per_power_band",
     "power_inputs_per_side", "power_shelves", "power_shelf_rating", "redundant_power_shelves",
 )  # fmt: skip
 
@@ -219,6 +231,10 @@ def inconsistencies(f: RackFigures) -> list[tuple[tuple[str, ...], str]]:
                     ),
                 )
             )
+    if f.pressure_drop_curve is not None:
+        problem = curve_problem(f.pressure_drop_curve)
+        if problem is not None:
+            found.append((("pressure_drop_curve",), problem))
     return found
 
 

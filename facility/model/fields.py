@@ -134,6 +134,7 @@ PressureDrop = Quantity("pressure", ge=0)
 FloorLoad = Quantity("floor_load", gt=0)
 Force = Quantity("force", gt=0)
 Flow = Quantity("volumetric_flow", gt=0)
+FlowPerPower = Quantity("flow_per_power", gt=0)
 # Absolute temperatures of liquids and air in a hall: above absolute zero, below boiling water.
 Temperature = Quantity("temperature", gt=-273.15, lt=150.0, upper_text="150 degC")
 TemperatureRise = Quantity("temperature_difference", gt=0)

@@ -13,7 +13,7 @@ from facility.engine.selection import Pattern, SelectionError, matches, patterns
 
 HALL_B3 = Path(__file__).parents[2] / "examples" / "hall-b3.yaml"
 # Hall B3's failing rules under tier-iii (its design intent): every one an error
-FAILING = {"FLR-001", "LIQ-002", "LIQ-004", "PWR-001", "PWR-003", "PWR-021", "RED-001"}
+FAILING = {"FLR-001", "LIQ-002", "LIQ-004", "LIQ-029", "PWR-001", "PWR-003", "PWR-021", "RED-001"}
 runner = CliRunner()
 
 CODES = ["LIQ-001", "LIQ-010", "LIQ-011", "LIQ-002", "PWR-001", "PWR-003", "PWR-010"]
@@ -77,14 +77,16 @@ def test_ignoring_the_failing_rules_says_so_in_the_verdict_and_the_json(tmp_path
     out = tmp_path / "b3.json"
     # every failing rule, and PWR (its PWR-015 is not evaluated at error severity: no banks)
     result = run(
-        "check", HALL_B3, "--ignore", "flr-001,LIQ-00[24]", "--ignore", "PWR",
+        "check", HALL_B3, "--ignore", "flr-001,LIQ-00[24],LIQ-029", "--ignore", "PWR",
         "--ignore", "RED", "-o", out,
     )  # fmt: skip
     # nothing error-severity fails or is unknown any more: exit 0, but never silently
     assert result.exit_code == 0, result.output
     profile = [r.code for r in load_rules(profile="tier-iii").rules]
     left_out = sorted(
-        c for c in profile if c.startswith(("PWR", "RED")) or c in {"FLR-001", "LIQ-002", "LIQ-004"}
+        c
+        for c in profile
+        if c.startswith(("PWR", "RED")) or c in {"FLR-001", "LIQ-002", "LIQ-004", "LIQ-029"}
     )
     assert set(left_out) >= FAILING
     text = " ".join(result.stdout.split())

@@ -142,12 +142,51 @@ def test_floor(result: AuditResult) -> None:
     assert finding(result, "FLR-003", "Z-A").observed.value == pytest.approx(12_000 * 9.80665 / 60)
 
 
+def test_heat_rejection_at_design_ambient(result: AuditResult) -> None:
+    # CT-1: 3 towers, N+1, 900 kW at 25.6 °C wet bulb, 3 %/K; design wet bulb 26 °C:
+    # (3 − 1) · 900 · (1 − 0.03 · 0.4) = 2 · 889.2 = 1,778.4 kW ≥ 972 + 326.4 = 1,298.4 kW
+    assert statuses(result, "LIQ-024") == {"FW-1": "pass"}
+    f = finding(result, "LIQ-024", "FW-1")
+    assert f.observed.value == pytest.approx(1_298_400)
+    assert f.limit.value == pytest.approx(2 * 900_000 * (1 - 0.03 * 0.4))
+    # 26 °C + 4 K = 30 °C ≤ min(32 °C declared, W32 32 °C)
+    assert statuses(result, "LIQ-025") == {"FW-1": "pass"}
+    assert finding(result, "LIQ-025", "FW-1").observed.value == pytest.approx(30.0)
+    # primary flow, water ρ·cp ≈ 4.152 MJ/(m³·K) at 36 °C: 486 kW / (4.152e6 · 8) ≈ 877.9 L/min
+    # ≤ 2,400 L/min (A1, A2); 326.4 kW → ≈589.6 L/min ≤ 1,100 L/min (B1)
+    assert statuses(result, "LIQ-026") == dict.fromkeys(["CDU-A1", "CDU-A2", "CDU-B1"], "pass")
+    a1 = finding(result, "LIQ-026", "CDU-A1")
+    assert a1.observed.value * 60_000 == pytest.approx(877.9, rel=1e-3)
+    assert a1.limit.value * 60_000 == pytest.approx(2_400)
+
+
+def test_the_furthest_rack_branches(result: AuditResult) -> None:
+    # TCS-A: 182.14 L/min per rack; 1.27 bar + 0.20 · (182.14 / 180)² = 0.2048 bar couplings
+    # + 0.15 bar branch = 1.6248 bar ≤ 2.5 − 0.45 = 2.05 bar
+    assert statuses(result, "LIQ-028") == {"TCS-A": "pass", "TCS-B": "pass"}
+    a = finding(result, "LIQ-028", "TCS-A")
+    assert a.observed.value == pytest.approx(162_478, rel=1e-4)
+    assert a.limit.value == pytest.approx(205_000)
+    # TCS-B: 49.21 L/min per cabinet; 0.60 + 0.10 · (49.21 / 50)² + 0.10 = 0.7969 bar
+    # ≤ 2.0 − 0.35 = 1.65 bar
+    assert finding(result, "LIQ-028", "TCS-B").observed.value == pytest.approx(79_685, rel=1e-4)
+    # TCS-A direct-return, no balancing: √(1 + 0.45 / 1.6248) − 1 = 13.0 % > 10 %; TCS-B
+    # reverse-return: 0
+    assert statuses(result, "LIQ-029") == {"TCS-A": "fail", "TCS-B": "pass"}
+    assert finding(result, "LIQ-029", "TCS-A").observed.value == pytest.approx(0.1300, abs=1e-4)
+    # flow per kW of liquid heat: 182.14 / 121.5 = 1.499, 49.21 / 27.2 = 1.809 L/min/kW, both
+    # within 1.25–2.0
+    assert statuses(result, "LIQ-030") == {"TCS-A": "pass", "TCS-B": "pass"}
+
+
 def test_only_the_scenarios_failures_fail(result: AuditResult) -> None:
     failing = {(f.rule, f.entity_id) for f in result.findings if f.status == "fail"}
     expected = (
         {("PWR-001", r) for r in ROW_A}
         | {("PWR-003", p) for p in PDUS_A}
         | {("LIQ-002", "TCS-B"), ("LIQ-004", "TCS-A"), ("LIQ-004", "TCS-B")}
+        # Row A's direct-return header, no balancing: the nearest rack takes 13.0 % > 10 % more
+        | {("LIQ-029", "TCS-A")}
         | {("FLR-001", r) for r in ROW_B}
         # GB300 shelves from the catalog: 8 × 33 kW, N+N: (8 − 4) · 33 = 132 kW < 155 kW peak
         | {("PWR-021", r) for r in ROW_A}
