@@ -623,6 +623,8 @@ class _Resolver:
                     w_class_max_supply_temperature(w.ashrae_class)
                 except ValueError as exc:
                     self.problem(("cooling", "facility_water", i, "ashrae_class"), message_of(exc))
+            for j, room_id in enumerate(w.rooms):  # where its pipes run (LIQ-023)
+                self.reference(rooms, room_id, "room", ("cooling", "facility_water", i, "rooms", j))
         cdu_specs = self.index("cdu", cooling.cdus, ("cooling", "cdus"))
         cdus: dict[str, ResolvedCdu] = {}
         for i, cdu_spec in enumerate(cooling.cdus):
