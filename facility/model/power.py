@@ -10,9 +10,9 @@ Conventions, stated once and printed in reports:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
@@ -182,6 +182,13 @@ LOAD_CATEGORY = {
 }
 
 
+def _without_null_feeds(value: Any) -> Any:
+    """A side given null has no feed (a layer takes a base file's feed out that way)."""
+    if isinstance(value, dict):
+        return {side: element for side, element in value.items() if element is not None}
+    return value
+
+
 class NonItLoad(Entity):
     """A load on the power chain that is not a rack: pumps, fans, heat rejection, lighting.
 
@@ -202,20 +209,12 @@ class NonItLoad(Entity):
     power_factor: PositiveFraction | None = Field(
         None, description="Power factor: apparent power = real power ÷ power factor"
     )
-    fed_by: dict[Id, Id | None] = Field(
+    fed_by: Annotated[dict[Id, Id], BeforeValidator(_without_null_feeds)] = Field(
         min_length=1,
         max_length=8,
         description="Power side → the distribution element or source feeding that side "
         "(null: no feed on that side, as a layer over a base file writes it)",
     )
-
-    @model_validator(mode="after")
-    def _fed(self) -> NonItLoad:
-        feeds = {side: element for side, element in self.fed_by.items() if element is not None}
-        if not feeds:
-            raise ValueError(Message("%(field)s: the load has no feed", field="fed_by"))
-        object.__setattr__(self, "fed_by", feeds)
-        return self
 
 
 class Power(Strict):

@@ -34,7 +34,7 @@ def _require_positive(value: float, name: str, unit: str) -> None:
                 name=name,
                 unit=unit,
                 value=value,
-            )  # fmt: skip
+            )
         )
 
 
