@@ -63,6 +63,8 @@ SCOPES: dict[str, frozenset[str]] = {
         "Cdu": "cdu",
         "Pumps": "cdu",
         "FacilityWater": "facility_water",
+        "HeatRejection": "facility_water",
+        "DesignAmbient": "facility_water",
         "TcsLoop": "tcs_loop",
         "Coolant": "tcs_loop facility_water rack",
         "AirUnit": "room",
@@ -241,6 +243,7 @@ ASPECT_SCOPES = {
     "cdus": "cdu",
     "figures": "cdu",
     "air_units": "room",
+    "heat_rejection": "facility_water",
 }
 
 

@@ -2,10 +2,12 @@
 
 For every element whose loss the design must survive — each power source and distribution
 element, each power side of each rack, each CDU, each CDU's pumps (one pump lost), each
-facility water loop and each room air unit — the site is copied with that element out of
-service, the load moves where it physically goes (the other side's PDUs carry whole racks;
-the loop's other CDUs carry its heat and flow; the room's other air units carry its air heat),
-and the normal-operation rules are evaluated again on the entities the failure touches.
+facility water loop, each room air unit and one unit of each heat rejection entry (a chiller,
+dry cooler or cooling tower) — the site is copied with that element out of service, the load
+moves where it physically goes (the other side's PDUs carry whole racks; the loop's other CDUs
+carry its heat and flow; the room's other air units carry its air heat; the entry's other units
+carry the facility water's heat, the lost one counted among the units it may have out), and
+the normal-operation rules are evaluated again on the entities the failure touches.
 
 Rules tagged ``single-failure`` are not re-run: they already assume one failure, and running
 them inside a failure scenario would judge a double failure.
@@ -39,7 +41,9 @@ SINGLE_FAILURE_TAG = "single-failure"
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    kind: str  # power_source, distribution, rack_side, cdu, cdu_pump, facility_water, air_unit
+    # power_source, distribution, rack_side, cdu, cdu_pump, facility_water, air_unit,
+    # heat_rejection
+    kind: str
     element: str
     description: str  # a Message: English, shown translated through localized()
 
@@ -129,6 +133,10 @@ def scenarios(site: Site) -> list[Scenario]:
         )
     for unit in sorted(site.air_units):
         out.append(Scenario("air_unit", unit, Message("air unit %(unit)s lost", unit=unit)))
+    for entry in sorted(site.heat_rejection):
+        out.append(
+            Scenario("heat_rejection", entry, Message("one unit of %(entry)s lost", entry=entry))
+        )
     return out
 
 
@@ -222,6 +230,8 @@ class _Failer:
             room = site.air_units[element].room
             failed = overlay.without_air_unit(site, element)
             return failed, affected(failed, [("room", room, "air_units")] if room else [])
+        if kind == "heat_rejection":
+            return self.one_unit_lost(element)
         raise ValueError(f"unknown failure kind {kind}")
 
     def one_pump_lost(self, cdu: ResolvedCdu) -> tuple[Site, Affected]:
@@ -238,6 +248,17 @@ class _Failer:
         failed_cdu = dataclasses.replace(cdu, figures=figures)
         site = overlay.with_cdu(self.site, failed_cdu)
         return site, affected(site, [("cdu", cdu.id, "figures")])
+
+    def one_unit_lost(self, entry_id: str) -> tuple[Site, Affected]:
+        """One unit of the heat rejection entry ``entry_id`` lost. The units the entry may have
+        out (``redundant``) include it: one fewer installed and one fewer that may be out, so an
+        N+1 plant judged with one unit out reads as before, and an N plant loses a unit."""
+        entry = self.site.heat_rejection[entry_id]
+        failed_entry = entry.model_copy(
+            update={"count": entry.count - 1, "redundant": max(0, entry.redundant - 1)}
+        )
+        site = overlay.with_heat_rejection(self.site, failed_entry)
+        return site, affected(site, [("facility_water", entry.facility_water, "heat_rejection")])
 
 
 def site_without(site: Site, scenario: Scenario) -> Site:
@@ -423,6 +444,7 @@ _ELEMENT_KIND = {
     "cdu_pump": "cdu",
     "facility_water": "facility_water",
     "air_unit": "air_unit",
+    "heat_rejection": "heat_rejection",
 }
 
 

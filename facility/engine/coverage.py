@@ -196,10 +196,21 @@ def _liquid(site: Site) -> list[str]:
         out.append(
             Message("TCS loops with no racks: %(n)s; they carry no heat", n=f"{len(empty):,}")
         )
+    plant = {entry.facility_water for entry in site.heat_rejection.values()}
+    bare = [w for w in site.facility_water if w not in plant]
+    if bare:
+        out.append(
+            Message(
+                "facility water loops with no heat rejection plant (cooling.heat_rejection): "
+                "%(n)s; their supply temperature is taken as declared",
+                n=f"{len(bare):,}",
+            )
+        )
     out.append(
         Message(
-            "the heat rejection plant (chillers, dry coolers, cooling towers) is not modelled: "
-            "each facility water supply temperature is taken as declared"
+            "the heat rejection plant (chillers, dry coolers, cooling towers) is modelled by "
+            "its capacity and approach at the design ambient only: its pumps, controls, "
+            "piping, part-load behaviour and the CDU pump heat are not modelled"
         )
     )
     out.append(

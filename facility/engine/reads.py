@@ -39,7 +39,8 @@ ASPECTS: dict[str, frozenset[str]] = {
     "power_source": frozenset({"below"}),
     "tcs_loop": frozenset({"racks", "cdus"}),  # its racks; its CDUs in service
     "cdu": frozenset({"figures"}),  # its figures (pumps running, rated flow)
-    "facility_water": frozenset({"cdus"}),  # the CDUs in service on it
+    # the CDUs in service on it; its heat rejection units in service
+    "facility_water": frozenset({"cdus", "heat_rejection"}),
     "room": frozenset({"racks", "air_units"}),  # the racks it cools; its air units in service
     "floor_zone": frozenset({"racks"}),
 }

@@ -13,6 +13,7 @@ from facility.model.document_control import DocumentControl
 from facility.model.equipment import RackType
 from facility.model.fields import NotATruthValue, PositiveFraction
 from facility.model.floor import FloorZone, Room
+from facility.model.heat_rejection import DesignAmbient
 from facility.model.power import Power
 from facility.model.racks import Rack, Row
 from facility.model.waivers import Waiver
@@ -40,6 +41,11 @@ class SiteInfo(Strict):
     notes: str | None = Field(None, description="Free text printed in the report header")
     document: DocumentControl | None = Field(
         None, description="Document control: number, revision, status, history, signers"
+    )
+    design_ambient: DesignAmbient | None = Field(
+        None,
+        description="Outdoor design dry and wet bulb the heat rejection plant must work at "
+        "(user-given, e.g. ASHRAE 0.4 % cooling)",
     )
     display_units: Literal["si", "us"] | None = Field(
         None,

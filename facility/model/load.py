@@ -383,6 +383,9 @@ _DUPLICATE = {
     "load": lambda i, line: Message(
         "duplicate load id '%(id)s' (first defined at line %(line)s)", id=i, line=line
     ),
+    "heat_rejection": lambda i, line: Message(
+        "duplicate heat_rejection id '%(id)s' (first defined at line %(line)s)", id=i, line=line
+    ),
 }
 
 
@@ -656,6 +659,14 @@ class _Resolver:
                     )
                 cdus[cdu_id].loop = loop.id
         air_units = self.air_units(cooling.air_units, room_of)
+        plant = self.index("heat_rejection", cooling.heat_rejection, ("cooling", "heat_rejection"))
+        for i, entry in enumerate(cooling.heat_rejection):
+            self.reference(
+                water,
+                entry.facility_water,
+                "facility water loop",
+                ("cooling", "heat_rejection", i, "facility_water"),
+            )
         loads = self.loads(power.loads, upstream, cdus, {u.id for u in cooling.air_units})
 
         racks = self.racks(rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream)
@@ -682,6 +693,7 @@ class _Resolver:
             loops=loops,
             air_units=air_units,
             loads=loads,
+            heat_rejection=plant,
             locations=self.locations,
             waivers=[(w, self.source.locate(("waivers", i))) for i, w in enumerate(doc.waivers)],
             cluster=cluster,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from facility.model.heat_rejection import HeatRejection
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 
 
@@ -55,6 +56,13 @@ def without_cdus(site: Site, lost: set[str]) -> Site:
 def with_cdu(site: Site, cdu: ResolvedCdu) -> Site:
     """``site`` with ``cdu`` in place of the CDU of its id (e.g. a pump lost)."""
     return site.with_topology(site.topology, cdus={**site.cdus, cdu.id: cdu})
+
+
+def with_heat_rejection(site: Site, entry: HeatRejection) -> Site:
+    """``site`` with ``entry`` in place of the heat rejection entry of its id (a unit lost)."""
+    return site.with_topology(
+        site.topology, heat_rejection={**site.heat_rejection, entry.id: entry}
+    )
 
 
 def without_air_unit(site: Site, unit: str) -> Site:

@@ -16,6 +16,7 @@ from facility.model.cooling import AirUnit, Cdu, CduFigures, Coolant, FacilityWa
 from facility.model.document import Conventions, SiteInfo
 from facility.model.equipment import RackFigures
 from facility.model.floor import FloorZone, Room
+from facility.model.heat_rejection import HeatRejection
 from facility.model.power import Distribution, NonItLoad, PduType, PowerSource
 from facility.model.source import Location
 from facility.model.waivers import Waiver
@@ -132,6 +133,8 @@ class Site:
     loops: dict[str, TcsLoop]
     air_units: dict[str, AirUnit]
     loads: dict[str, NonItLoad] = field(default_factory=dict)  # non-IT loads on the chain
+    # chillers, dry coolers, cooling towers (facility.model.heat_rejection)
+    heat_rejection: dict[str, HeatRejection] = field(default_factory=dict)
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
     waivers: list[tuple[Waiver, Location]] = field(default_factory=list)
     cluster: ResolvedCluster | None = None  # facility.model.cluster; None without 'cluster:'
@@ -180,4 +183,6 @@ class Site:
         }
         if self.loads:
             counts["loads"] = len(self.loads)
+        if self.heat_rejection:
+            counts["heat_rejection"] = len(self.heat_rejection)
         return counts

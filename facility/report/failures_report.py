@@ -25,6 +25,7 @@ def kind_word(kind: str) -> str:
         "cdu_pump": pgettext("failure kind", "CDU pump"),
         "facility_water": pgettext("failure kind", "facility water loop"),
         "air_unit": pgettext("failure kind", "air unit"),
+        "heat_rejection": pgettext("failure kind", "heat rejection unit"),
     }
     return words.get(kind, kind)
 

@@ -48,7 +48,7 @@ MAX_BROKEN = 6  # broken rules listed per group
 _EPSILON = 1e-9
 
 KINDS = ("power_source", "distribution", "rack_side", "cdu", "cdu_pump", "facility_water",
-         "air_unit")  # fmt: skip
+         "air_unit", "heat_rejection")  # fmt: skip
 _KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 COLUMN_KINDS = ("power_source", "distribution", "pdu", "rack", "cdu", "tcs_loop",
                 "facility_water", "room", "floor_zone")  # fmt: skip
@@ -159,6 +159,8 @@ def kind_word(kind: str, n: int = 1) -> str:
         return ngettext("CDU pump", "CDU pumps", n)
     if kind == "air_unit":
         return ngettext("air unit", "air units", n)
+    if kind == "heat_rejection":
+        return ngettext("heat rejection unit", "heat rejection units", n)
     return kind.replace("_", " ")
 
 
@@ -176,6 +178,8 @@ def describe(scenario: Scenario) -> str:
         return _("facility water %(loop)s lost") % {"loop": element}
     if scenario.kind == "air_unit":
         return _("air unit %(unit)s lost") % {"unit": element}
+    if scenario.kind == "heat_rejection":
+        return _("one unit of %(entry)s lost") % {"entry": element}
     return _("%(element)s lost") % {"element": element}
 
 

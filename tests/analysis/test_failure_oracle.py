@@ -114,6 +114,12 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
     if kind == "air_unit":
         units = {k: u for k, u in site.air_units.items() if k != element}
         return dataclasses.replace(site, air_units=units)
+    if kind == "heat_rejection":  # one unit lost: one fewer installed, one fewer may be out
+        entry = site.heat_rejection[element]
+        lost = entry.model_copy(
+            update={"count": entry.count - 1, "redundant": max(0, entry.redundant - 1)}
+        )
+        return dataclasses.replace(site, heat_rejection={**site.heat_rejection, element: lost})
     if kind == "cdu_pump":  # the pump model itself (flow in proportion) is the analysis's
         failed, _ = failer.one_pump_lost(site.cdus[element])
         return failed
@@ -121,9 +127,12 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
 
 
 def _out_of_service(site: Site, scenario: Scenario) -> set[tuple[str, str]]:
-    """The lost element, and for a source or distribution element every element below it."""
+    """The lost element; for a source or distribution element every element below it, for a
+    facility water loop the CDUs on it (the analysis leaves them out the same way)."""
     kind, element = scenario.kind, scenario.element
     out = {(_OWN_KIND[kind], element)} if kind in _OWN_KIND else set()
+    if kind == "facility_water":  # its CDUs lose their heat sink: out of service with it
+        out |= {("cdu", c.id) for c in site.cdus.values() if c.spec.facility_water == element}
     if kind in ("power_source", "distribution"):
         below, grew = {element}, True
         while grew:
@@ -208,3 +217,26 @@ def test_every_scenario_of_a_campus_is_a_full_re_audit(racks, seed, rulesets, tm
     path = tmp_path / "campus.yaml"
     write_campus(racks, path, seed=seed, loads=seed % 2 == 1)  # with non-IT loads: odd seeds
     assert check_oracle(load_site(path), rulesets["tier-iii"]) > 10_000
+
+
+def test_a_heat_rejection_unit_lost_is_a_full_re_audit(rulesets, tmp_path) -> None:
+    """small-ready with FW-1's dry coolers as N (one unit, none redundant): losing it leaves
+    FW-1 no capacity, 0 kW < 243 kW (LIQ-024), a single point of failure; FW-2's N+1 bank
+    loses a unit and reads as before. Both scenarios equal a full re-audit."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "examples" / "small-ready.yaml").read_text(encoding="utf-8"))
+    for entry in data["cooling"]["heat_rejection"]:
+        if entry["id"] == "DC-1":
+            entry.update(count=1, redundant=0)
+    path = tmp_path / "site.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    site = load_site(path)
+    ruleset = rulesets["tier-iii"]
+    assert check_oracle(site, ruleset) > 1_000
+    report = analyse_failures(site, ruleset, audit(site, ruleset))
+    outcome = {r.id: r for r in report.results}
+    lost = outcome["heat_rejection:DC-1"]
+    assert [(f.rule, f.entity_id) for f in lost.new_failures] == [("LIQ-024", "FW-1")]
+    assert lost.new_failures[0].limit.value == 0.0  # (1 − 1) units left
+    assert outcome["heat_rejection:DC-2"].new_failures == []

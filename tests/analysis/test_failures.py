@@ -126,10 +126,11 @@ def test_cli_failures_json(tmp_path: Path) -> None:
 
 def test_small_ready_survives_every_single_loss() -> None:
     report = analyse(load_site(EXAMPLES / "small-ready.yaml"))
-    # Every source, busway, panel, rack side, CDU, pump, air unit and either facility water
-    # loop can be lost: 4 sources (2 UPS, 2 transformers), 4 distribution (2 busways, 2 panels),
-    # 8 rack sides, 2 CDUs, 2 pumps, 2 water loops, 2 units = 24
-    assert len(report.results) == 24
+    # Every source, busway, panel, rack side, CDU, pump, air unit, either facility water loop
+    # and one dry cooler of either bank can be lost: 4 sources (2 UPS, 2 transformers),
+    # 4 distribution (2 busways, 2 panels), 8 rack sides, 2 CDUs, 2 pumps, 2 water loops,
+    # 2 units, 2 heat rejection entries (N+1: one unit lost reads as normal) = 26
+    assert len(report.results) == 26
     assert report.single_points_of_failure == []
 
 
@@ -139,6 +140,8 @@ def _one_water_loop(data: dict) -> dict:
     data["cooling"]["facility_water"] = data["cooling"]["facility_water"][:1]
     for cdu in data["cooling"]["cdus"]:
         cdu["facility_water"] = "FW-1"
+    plant = data["cooling"].get("heat_rejection", [])  # FW-1's dry coolers: 520 kW ≥ 486 kW
+    data["cooling"]["heat_rejection"] = [e for e in plant if e["facility_water"] == "FW-1"]
     return data
 
 
