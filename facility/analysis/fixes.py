@@ -1013,8 +1013,19 @@ def _second_water(site: Site, fid: str, water_id: str, search: _Search) -> _Leve
                 cdus[c] = _fed_from(model, c, on)
                 locations[("cdu", c)] = model.location
             tcs[lid] = tcs[lid].model_copy(update={"cdus": [*tcs[lid].cdus, *first, *new]})
+        # the second loop like the first: its own heat rejection plant, like the first's
+        plant = dict(s.heat_rejection)
+        for entry in s.heat_rejection.values():
+            if entry.facility_water == water_id:
+                copy_id = f"{entry.id}-{second}"
+                plant[copy_id] = entry.model_copy(update={"id": copy_id, "facility_water": second})
         return dataclasses.replace(
-            s, facility_water=waters, cdus=cdus, loops=tcs, locations=locations
+            s,
+            facility_water=waters,
+            cdus=cdus,
+            loops=tcs,
+            locations=locations,
+            heat_rejection=plant,
         )
 
     rules = [
