@@ -140,7 +140,7 @@ def _one_water_loop(data: dict) -> dict:
     data["cooling"]["facility_water"] = data["cooling"]["facility_water"][:1]
     for cdu in data["cooling"]["cdus"]:
         cdu["facility_water"] = "FW-1"
-    plant = data["cooling"].get("heat_rejection", [])  # FW-1's dry coolers: 520 kW ≥ 486 kW
+    plant = data["cooling"].get("heat_rejection", [])  # FW-1's dry coolers: 650 kW ≥ 486 kW
     data["cooling"]["heat_rejection"] = [e for e in plant if e["facility_water"] == "FW-1"]
     return data
 

@@ -47,10 +47,14 @@ def test_no_rack_more_than_a_single_failure_survives(small) -> None:
     # Under tier-iii each loss the design must survive is judged with the racks added (RED-001):
     # here the binding one is an air unit lost, the same cause as AIR-002's N+1 room air (one
     # CRAH left: (4 + n) · 13.5 kW ≤ 70 kW → 1 more); both bind at 1.
+    # With two more racks a CDU or a facility water loop lost also fails: all 6 · 121.5 =
+    # 729 kW then land on one water loop, whose two dry coolers (N+1) give 650 kW (LIQ-024).
     single = domain(small, "single failures")
     assert (single.racks, single.failing_already) == (1, False)
     assert [(f.rule, f.entity_id) for f in single.binding] == [
-        ("RED-001", "air_unit:CRAH-1"), ("RED-001", "air_unit:CRAH-2")
+        ("RED-001", "air_unit:CRAH-1"), ("RED-001", "air_unit:CRAH-2"),
+        ("RED-001", "cdu:CDU-1"), ("RED-001", "cdu:CDU-2"),
+        ("RED-001", "facility_water:FW-1"), ("RED-001", "facility_water:FW-2"),
     ]  # fmt: skip
     assert {f.rule for f in small.overall.binding} == {"AIR-002", "RED-001"}
 
@@ -72,9 +76,13 @@ def test_liquid_loop_binds_on_flow_with_a_cdu_out(small) -> None:
     # facility water, 8 K at 36 °C (ρ·cp ≈ 994 · 4,178): 219.4 L/min per rack, half of it on
     # each of FW-1 and FW-2 (one CDU each): (4 + n) · 109.7 ≤ 1,500 → n ≤ 9.67: not binding
     # heat N+1 alone would allow (4 + n) · 121.5 ≤ 1,350 → 7 more
+    # ride-through binds at the same count: 6.5 m³ · 4.002 MJ/(m³·K) · 9 K / (6 · 121.5 kW) =
+    # 321 s ≥ 310 s with 2 more; with 3 more, 850.5 kW: 275 s < 310 s (LIQ-021)
     liquid = domain(small, "liquid loop")
     assert liquid.racks == 2
-    assert {(f.rule, f.entity_id) for f in liquid.binding} == {("LIQ-004", "TCS-1")}
+    assert {(f.rule, f.entity_id) for f in liquid.binding} == {
+        ("LIQ-004", "TCS-1"), ("LIQ-021", "TCS-1")
+    }
 
 
 def test_floor_zone_binds_on_the_zone_aggregate(small) -> None:
@@ -144,9 +152,12 @@ def test_a_catalog_rack_type_can_be_added() -> None:
 
 
 def test_stranded_capacity_at_the_limit(small) -> None:
-    # at 1 more (5 racks): N+1 flow 5 · 182.2 = 911 L/min of 1,200 → 289 L/min stranded
-    flow = next(f for f in domain(small, "liquid loop").stranded if f.rule == "LIQ-004")
-    assert flow.margin * 60_000 == pytest.approx(289, abs=2)
+    # at 1 more (5 racks, 607.5 kW to liquid) the loop's tightest check is its ride-through:
+    # 6.5 m³ · 4.002 MJ/(m³·K) · 9 K / 607,500 W = 385.4 s of the 310 s needed → 75.4 s left
+    # (its N+1 flow, 5 · 182.2 = 911 L/min of 1,200, is less used)
+    ride = next(f for f in domain(small, "liquid loop").stranded if f.entity_id == "TCS-1")
+    assert ride.rule == "LIQ-021"
+    assert ride.margin == pytest.approx(75.4, abs=0.2)
     # zone: 5 · 1,500 · 9.80665 / 40 = 1.84 kPa of 25 kPa → 23.2 kPa stranded
     zone = next(f for f in domain(small, "floor zone").stranded if f.rule == "FLR-003")
     assert zone.margin == pytest.approx(25_000 - 5 * 1_500 * 9.80665 / 40)

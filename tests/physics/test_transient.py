@@ -17,7 +17,7 @@ def test_a_water_store_sized_for_five_minutes() -> None:
     assert ride_through_time(14.446, 994.03, 4_178.3, 5.0, 1e6) == pytest.approx(300.0, rel=1e-4)
 
 
-def test_small_ready_loop() -> None:
+def test_a_pg25_loop_with_a_buffer_tank() -> None:
     # 4.5 m³ of PG25, ρ · cp = 1,010.1 · 3,962 = 4,001,996 J/(m³·K), 9 K to the racks' maximum,
     # 486 kW: 4.5 · 4,001,996 · 9 / 486,000 = 162,080,838 / 486,000 = 333.5 s
     assert ride_through_time(4.5, 1_010.1, 3_962.0, 9.0, 486_000) == pytest.approx(333.5, abs=0.05)
