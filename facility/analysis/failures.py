@@ -19,6 +19,7 @@ entities it affects, so a campus's thousands of scenarios cost about one audit i
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -170,6 +171,64 @@ class _Failer:
         exclude = [("pdu", p.id) for p in lost] + list(out)
         return failed, affected(failed, seeds, exclude=exclude)
 
+    def stopped_with_their_power(
+        self, failed: Site, found: Affected, feeds: tuple[Feed, ...]
+    ) -> tuple[Site, Affected]:
+        """What stops when the loads that power it lose every feed: a CDU whose pump loads
+        (kind cdu, ``serves`` it) and the air units whose fan loads (kind air_unit) are all
+        without power are out of service too (their pumps or fans stop)."""
+        dead = {
+            load.id
+            for load, _side in feeds
+            if not failed.topology.feeds_in_service(load)
+        }
+        if not dead:
+            return failed, found
+        cdus = self._stopped(failed, dead, "cdu", set(self.site.cdus))
+        units = self._stopped(failed, dead, "air_unit", set(self.site.air_units))
+        seeds: list[Seed] = []
+        if cdus:
+            failed = overlay.without_cdus(failed, cdus)
+            for cdu_id in sorted(cdus):
+                cdu = self.site.cdus[cdu_id]
+                if cdu.loop is not None:
+                    seeds.append(("tcs_loop", cdu.loop, "cdus"))
+                if cdu.spec.facility_water is not None:
+                    seeds.append(("facility_water", cdu.spec.facility_water, "cdus"))
+        for unit in sorted(units):
+            room = failed.air_units[unit].room
+            failed = overlay.without_air_unit(failed, unit)
+            if room is not None:
+                seeds.append(("room", room, "air_units"))
+        out = [("cdu", c) for c in cdus]
+        more = affected(failed, seeds, exclude=out)
+        merged = {scope: list(items) for scope, items in found.items()}
+        for scope, items in more.items():
+            known_ids = {i for i, _ in merged.get(scope, [])}
+            merged.setdefault(scope, []).extend(x for x in items if x[0] not in known_ids)
+            merged[scope].sort(key=lambda item: item[0])
+        # A stopped CDU's own checks are not judged again: it is out of service.
+        if "cdu" in merged:
+            merged["cdu"] = [c for c in merged["cdu"] if c[0] not in cdus]
+        return failed, merged
+
+    def _stopped(self, failed: Site, dead: set[str], kind: str, ids: set[str]) -> set[str]:
+        """The entities of ``ids`` whose every load of ``kind`` serving them is in ``dead``
+        (an air unit entry of several units: each of its units)."""
+        by_entity: dict[str, list[str]] = {}
+        for load in self.site.loads.values():
+            if load.kind == kind and load.serves is not None:
+                by_entity.setdefault(load.serves, []).append(load.id)
+        stopped: set[str] = set()
+        for served, loads in by_entity.items():
+            if not all(load in dead for load in loads):
+                continue
+            units = re.compile(rf"{re.escape(served)}(-\d+)?") if kind == "air_unit" else None
+            stopped |= {
+                i for i in ids if i == served or (units is not None and units.fullmatch(i))
+            }
+        return stopped
+
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
         """The CDUs ``lost`` out of service: their loops' CDUs change, and their facility
         water's."""
@@ -213,9 +272,9 @@ class _Failer:
                 return self.without_pdus(lost)
             # The lost element and every element below it are out of service (de-energised):
             # their own checks are not judged again.
-            return self.without_pdus(
-                lost, self.topology.loads_below.get(element, ()), self.below(element)
-            )
+            feeds = self.topology.loads_below.get(element, ())
+            failed, found = self.without_pdus(lost, feeds, self.below(element))
+            return self.stopped_with_their_power(failed, found, feeds)
         if kind == "cdu":
             return self.without_cdus({element})
         if kind == "facility_water":

@@ -148,8 +148,9 @@ def _power(site: Site) -> list[str]:
     else:
         out.append(
             Message(
-                "a non-IT load that loses every feed stops what it serves (a CDU's pumps, a dry "
-                "cooler): that consequence is not modelled, its power only leaves the chain"
+                "a heat rejection, lighting or other load that loses every feed only leaves the "
+                "power chain: what it serves is not stopped (a CDU's pumps and an air unit's "
+                "fans are: that CDU or unit is then out of service)"
             )
         )
         served = {load.serves for load in site.loads.values() if load.serves is not None}

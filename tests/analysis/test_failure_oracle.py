@@ -37,7 +37,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate_campus import write_campus  # noqa: E402
 
-EXAMPLES = ["hall-b3.yaml", "small-ready.yaml", "hall-b3-cluster.yaml", "hall-b3-power.yaml"]
+EXAMPLES = [
+    "hall-b3.yaml",
+    "small-ready.yaml",
+    "hall-b3-cluster.yaml",
+    "hall-b3-power.yaml",
+    "pod-ride-through.yaml",
+]
 _OWN_KIND = {  # the entity kind of the lost element's own findings
     "power_source": "power_source",
     "distribution": "distribution",
@@ -88,6 +94,27 @@ def _without_feeds(site: Site, element: str) -> Site:
     return dataclasses.replace(site, loads=loads)
 
 
+def _stopped(failed: Site, site: Site) -> Site:
+    """``failed`` with each CDU and air unit out whose loads (kind cdu or air_unit serving
+    it) all lost every feed: its pumps or fans stop."""
+    gone = set(site.loads) - set(failed.loads)
+
+    def dead(kind: str, served: str) -> bool:
+        serving = [k for k, ld in site.loads.items() if ld.kind == kind and ld.serves == served]
+        return bool(serving) and all(k in gone for k in serving)
+
+    cdus = {c for c in site.cdus if dead("cdu", c)}
+    units = {
+        u for u in failed.air_units
+        if dead("air_unit", u) or dead("air_unit", u.rpartition("-")[0])
+    }  # fmt: skip
+    if units:
+        failed = dataclasses.replace(
+            failed, air_units={k: v for k, v in failed.air_units.items() if k not in units}
+        )
+    return _without_cdus(failed, cdus) if cdus else failed
+
+
 def _without_cdus(site: Site, lost: set[str]) -> Site:
     loops = {
         k: loop.model_copy(update={"cdus": [c for c in loop.cdus if c not in lost]})
@@ -104,7 +131,7 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
         rack = next(r for r in site.racks if r.id == rack_id)
         return _without_pdus(site, {p.id for p in rack.pdus[side]})
     if kind in ("power_source", "distribution"):
-        return _without_feeds(_without_pdus(site, _below(site, element)), element)
+        return _stopped(_without_feeds(_without_pdus(site, _below(site, element)), element), site)
     if kind == "cdu":
         return _without_cdus(site, {element})
     if kind == "facility_water":
@@ -140,6 +167,10 @@ def _out_of_service(site: Site, scenario: Scenario) -> set[tuple[str, str]]:
             grew = not more <= below
             below |= more
         out |= {("distribution", e) for e in below if e in site.distribution}
+        # and the CDUs whose pumps lost every feed with it: stopped, out of service
+        looped = {c for loop in site.loops.values() for c in loop.cdus}
+        failed = _stopped(_without_feeds(site, element), site)
+        out |= {("cdu", c) for c in looped - {c for lp in failed.loops.values() for c in lp.cdus}}
     return out
 
 

@@ -72,3 +72,35 @@ def test_without_loads_or_volume_the_checks_name_what_is_missing() -> None:
     assert "serves" in " ".join(map(str, pumps.missing))
     loop = finding(result, "LIQ-021", "TCS-A")
     assert loop.status == "not_evaluated" and "volume" in " ".join(map(str, loop.missing))
+
+
+def test_a_lost_source_stops_the_cdus_whose_pumps_it_alone_feeds(tmp_path) -> None:
+    # The first drawing, with both CDUs' pumps on TX-1 alone: TX-1 lost stops both CDUs, so
+    # TCS-1 has no CDU in service (its heat, 486 kW, on no capacity): a single point of
+    # failure the steady-state checks cannot see. With the pumps split over TX-1 and TX-2
+    # (the example as it is), TX-1 lost stops CDU-1 only and CDU-2 carries the loop (N+1).
+    import yaml
+
+    from facility.analysis.failures import analyse_failures
+
+    text = (EXAMPLES / "pod-ride-through.yaml").read_text(encoding="utf-8")
+    both = tmp_path / "both-on-tx1.yaml"
+    both.write_text(
+        text.replace("extends: small-ready.yaml", f"extends: {EXAMPLES / 'small-ready.yaml'}")
+        .replace("{A: null, B: null, M2: TX-2}", "{A: null, B: null, M1: TX-1}"),
+        encoding="utf-8",
+    )
+    assert yaml.safe_load(both.read_text(encoding="utf-8"))["power"]["loads"][1]["fed_by"] == {
+        "A": None, "B": None, "M1": "TX-1"
+    }  # fmt: skip
+    site = load_site(both, allow_outside_bases=True)  # the base is the bundled example
+    report = analyse_failures(site, TIER_III, audit(site, TIER_III))
+    (tx1,) = [r for r in report.results if r.scenario.id == "power_source:TX-1"]
+    assert tx1.single_point_of_failure
+    assert "LIQ-001" in {f.rule for f in tx1.new_failures}
+    example = load_site(EXAMPLES / "pod-ride-through.yaml")
+    split = analyse_failures(example, TIER_III, audit(example, TIER_III))
+    (tx1,) = [r for r in split.results if r.scenario.id == "power_source:TX-1"]
+    assert not tx1.single_point_of_failure
+    capacity = next(f for f in tx1.findings if f.rule == "LIQ-001")
+    assert capacity.limit.value == pytest.approx(1_350_000)  # CDU-2 alone, at its 4 K rating
