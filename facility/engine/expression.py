@@ -88,6 +88,8 @@ _BASE: dict[str, dict[str, int]] = {
     "fraction": {},
     "time": {"time": 1},
     "density": {"mass": 1, "length": -3},
+    "particle_size": {"length": 1},
+    "concentration": {"mass": 1, "length": -3},
     "acceleration": {"length": 1, "time": -2},
     "specific_heat": {"length": 2, "time": -2, "temperature": -1},
     "data_size": {"data": 1},

@@ -197,6 +197,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
             derive_cluster,
             derive_condensation,
             derive_coolant,
+            derive_coolant_quality,
             derive_failure,
             derive_floor,
             derive_heat_rejection,

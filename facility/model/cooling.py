@@ -16,6 +16,7 @@ from pydantic import (
 from facility.messages import Message
 from facility.model.base import Entity, Strict
 from facility.model.branches import LoopTopology
+from facility.model.coolant_quality import CoolantLimits, CoolantQuality, LeakZone
 from facility.model.fields import (
     Flow,
     Fraction,
@@ -206,7 +207,7 @@ class Pumps(Strict):
         return self
 
 
-class CduFigures(Strict):
+class CduFigures(CoolantLimits):
     name: str | None = Field(None, description="Product name")
     capacity: Power | None = Field(None, description="Heat capacity at the rated approach")
     rated_approach: TemperatureRise | None = Field(
@@ -267,6 +268,11 @@ class TcsLoop(Entity):
     buffer_volume: Volume | None = Field(
         None, description="Coolant in buffer tanks on the loop (0 when it has none)"
     )
+    quality: CoolantQuality | None = Field(
+        None,
+        description="Evidence of the coolant's quality (filtration, fluid analysis, wetted "
+        "materials, working pressure) and the fluid maker's limits",
+    )
 
     _setpoint_within_correlation = field_validator("supply_setpoint", mode="wrap")(
         _within_correlation
@@ -290,4 +296,7 @@ class Cooling(Strict):
     air_units: list[AirUnit] = Field([], description="CRAH/CRAC units and fan walls")
     heat_rejection: list[HeatRejection] = Field(
         [], description="Chillers, dry coolers and cooling towers per facility water loop"
+    )
+    leak_detection: list[LeakZone] = Field(
+        [], description="Leak-detection zones over the TCS loops' wet connections"
     )

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 from facility.messages import Message
 from facility.model.base import Entity, Strict
 from facility.model.branches import FlowPerPowerBand, PressureDropPoint, curve_problem
+from facility.model.coolant_quality import CoolantLimits
 from facility.model.cooling import Coolant
 from facility.model.fields import (
     Flow,
@@ -54,7 +55,7 @@ class FlowPoint(Strict):
     pressure_drop: PressureDrop | None = Field(None, description="Rack pressure drop at that flow")
 
 
-class RackFigures(Strict):
+class RackFigures(CoolantLimits):
     """The figures of a rack type; all optional (from the site, the catalog, or missing)."""
 
     name: str | None = Field(None, description="Product name")

@@ -667,6 +667,12 @@ class _Resolver:
                 "facility water loop",
                 ("cooling", "heat_rejection", i, "facility_water"),
             )
+        leak_zones = self.index("leak_zone", cooling.leak_detection, ("cooling", "leak_detection"))
+        for i, zone in enumerate(cooling.leak_detection):  # LIQ-036
+            path = ("cooling", "leak_detection", i)
+            self.reference(loops, zone.tcs_loop, "TCS loop", (*path, "tcs_loop"))
+            if zone.room is not None:
+                self.reference(rooms, zone.room, "room", (*path, "room"))
         loads = self.loads(power.loads, upstream, cdus, {u.id for u in cooling.air_units})
 
         racks = self.racks(rack_types, zones, zone_rooms, loops, loop_rooms, pdu_types, upstream)
@@ -694,6 +700,7 @@ class _Resolver:
             air_units=air_units,
             loads=loads,
             heat_rejection=plant,
+            leak_detection=leak_zones,
             locations=self.locations,
             waivers=[(w, self.source.locate(("waivers", i))) for i, w in enumerate(doc.waivers)],
             cluster=cluster,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from facility.model.cluster import ResolvedCluster
+from facility.model.coolant_quality import LeakZone
 from facility.model.cooling import AirUnit, Cdu, CduFigures, Coolant, FacilityWater, TcsLoop
 from facility.model.document import Conventions, SiteInfo
 from facility.model.equipment import RackFigures
@@ -135,6 +136,8 @@ class Site:
     loads: dict[str, NonItLoad] = field(default_factory=dict)  # non-IT loads on the chain
     # chillers, dry coolers, cooling towers (facility.model.heat_rejection)
     heat_rejection: dict[str, HeatRejection] = field(default_factory=dict)
+    # leak-detection zones (facility.model.coolant_quality)
+    leak_detection: dict[str, LeakZone] = field(default_factory=dict)
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
     waivers: list[tuple[Waiver, Location]] = field(default_factory=list)
     cluster: ResolvedCluster | None = None  # facility.model.cluster; None without 'cluster:'

@@ -40,6 +40,8 @@ DISPLAY: dict[str, tuple[str, str, int]] = {
     "fraction": ("%", "%", 1),
     "time": ("s", "s", 0),
     "density": ("kg/m**3", "kg/m³", 1),
+    "particle_size": ("um", "µm", 0),
+    "concentration": ("mg/L", "mg/L", 1),
     "acceleration": ("m/s**2", "m/s²", 3),
     "specific_heat": ("kJ/(kg*K)", "kJ/(kg·K)", 3),
     "data_size": ("GB", "GB", 1),

@@ -7,6 +7,7 @@ Every expected figure is worked by hand in the comment beside it.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,8 @@ def test_the_hall_power_account_and_its_ppue(power) -> None:
 
 
 def test_small_ready_stays_ready_with_its_upstream_and_loads() -> None:
-    result = audit(load_site(EXAMPLES / "small-ready.yaml"), TIER_III)
+    # a report date after TCS-1's fluid analysis of 2026-11-16 (LIQ-035 judges its age)
+    result = audit(load_site(EXAMPLES / "small-ready.yaml"), TIER_III, as_of=dt.date(2026, 12, 1))
     assert result.verdict == "ready"
     # UPS-A with side B lost: 4 · 155 + 2 · 12 + 2 · 5.5 = 655 kW ≤ 1,250 kVA · 0.9 = 1,125 kW;
     # 620 / 0.95 + 35 / 0.9 = 652.63 + 38.89 = 691.52 kVA ≤ 1,250 kVA
