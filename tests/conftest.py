@@ -8,6 +8,8 @@ reused; each invocation still parses its arguments and runs in a fresh click con
 
 from __future__ import annotations
 
+import os
+
 import typer.testing
 import yaml
 from typer.main import Typer, get_command
@@ -33,3 +35,9 @@ def _safe_load(stream):  # type: ignore[no-untyped-def]
 
 if hasattr(yaml, "CSafeLoader"):
     yaml.safe_load = _safe_load
+
+
+# The tests audit as of one day, as their golden files do: dated evidence in the examples (a
+# fluid analysis, commissioning records) is judged against this date, not against the day the
+# suite happens to run. A test about the report date sets or removes the variable itself.
+os.environ.setdefault("SOURCE_DATE_EPOCH", "1764547200")  # 2026-12-01T00:00:00Z

@@ -177,11 +177,7 @@ class _Failer:
         """What stops when the loads that power it lose every feed: a CDU whose pump loads
         (kind cdu, ``serves`` it) and the air units whose fan loads (kind air_unit) are all
         without power are out of service too (their pumps or fans stop)."""
-        dead = {
-            load.id
-            for load, _side in feeds
-            if not failed.topology.feeds_in_service(load)
-        }
+        dead = {load.id for load, _side in feeds if not failed.topology.feeds_in_service(load)}
         if not dead:
             return failed, found
         cdus = self._stopped(failed, dead, "cdu", set(self.site.cdus))
@@ -224,9 +220,7 @@ class _Failer:
             if not all(load in dead for load in loads):
                 continue
             units = re.compile(rf"{re.escape(served)}(-\d+)?") if kind == "air_unit" else None
-            stopped |= {
-                i for i in ids if i == served or (units is not None and units.fullmatch(i))
-            }
+            stopped |= {i for i in ids if i == served or (units is not None and units.fullmatch(i))}
         return stopped
 
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:

@@ -400,6 +400,8 @@ def _levers(site: Site, finding: Finding, rule: Rule, search: _Search) -> list[_
         out += [_buffer(site, eid)]
     elif code == "LIQ-019":
         out += [_pumps_on_ups(site, eid)]
+    elif code == "LIQ-029":
+        out += [_automatic_balancing(site, eid)]
     elif code in ("CLU-003", "CLU-004"):
         out += [_target_duration(site)]
     elif code in ("CLU-013", "CLU-014"):
@@ -700,6 +702,23 @@ def _buffer(site: Site, loop_id: str) -> _Lever | None:
     change = Change("tcs_loop", loop_id, "buffer_volume", "volume", current, current)
     candidates = _steps(current, BUFFER_STEP, current + BUFFER_MORE)
     return _Lever("buffer", change, candidates, apply, {"loop": loop_id})
+
+
+def _automatic_balancing(site: Site, loop_id: str) -> _Lever | None:
+    """Pressure-independent (automatic) balancing valves on every branch of the loop."""
+    loop = site.loops.get(loop_id)
+    if loop is None or loop.topology is None or loop.topology.balancing == "automatic":
+        return None
+
+    def apply(s: Site, _: float) -> Site:
+        loops = dict(s.loops)
+        old = loops[loop_id]
+        topology = old.topology.model_copy(update={"balancing": "automatic"})  # type: ignore[union-attr]
+        loops[loop_id] = old.model_copy(update={"topology": topology})
+        return dataclasses.replace(s, loops=loops)
+
+    change = Change("tcs_loop", loop_id, "topology.balancing", "count", 0.0, 0.0)
+    return _Lever("automatic_balancing", change, (1.0,), apply, {"loop": loop_id})
 
 
 def _pumps_on_ups(site: Site, cdu_id: str) -> _Lever | None:
@@ -1249,7 +1268,8 @@ def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
         )  # fmt: skip
     if fix.lever == "second_water":
         return Message(
-            "a second facility water loop %(water)s with the figures of %(like)s",
+            "a second facility water loop %(water)s with the figures and the heat rejection plant "
+            "of %(like)s",
             water=p["water"], like=p["like"],
         )  # fmt: skip
     if fix.lever == "move_cdus":
@@ -1267,6 +1287,12 @@ def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
         return Message(
             "a buffer tank of at least %(after)s on loop %(loop)s (buffer_volume, now %(before)s)",
             loop=p["loop"], after=after, before=before,
+        )  # fmt: skip
+    if fix.lever == "automatic_balancing":
+        return Message(
+            "pressure-independent balancing valves on every branch of loop %(loop)s "
+            "(topology.balancing: automatic)",
+            loop=p["loop"],
         )  # fmt: skip
     if fix.lever == "pumps_on_ups":
         return Message(

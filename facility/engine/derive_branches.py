@@ -208,7 +208,11 @@ def branch_flow_deviation(ctx: Context, loop: Any) -> Value:
         )
     if topology.arrangement == "reverse_return":
         return Value(0.0, Message("0: reverse-return, every rack's path is the same length"), ())
-    branch = known(ctx.get("tcs_loop", "furthest_branch_drop", loop))
+    # The ratio of the header to the furthest branch at the drops as stated for the design
+    # (rack, quick disconnects at their stated flow, branch): every one of them scales with the
+    # square of the flow, so the ratio, and the deviation, do not change with the load. Only a
+    # rack type given by its curve alone is read at its required flow.
+    branch = _design_branch_drop(ctx, loop)
     header = topology.header_pressure_drop
     if not branch > 0.0:
         return Value.unknown(
@@ -219,6 +223,20 @@ def branch_flow_deviation(ctx: Context, loop: Any) -> Value:
         Message("√(1 + ΔP_header / ΔP_far) − 1, no balancing (direct-return)"),
         (("ΔP_header", header, "pressure"), ("ΔP_far", branch, "pressure")),
     )
+
+
+def _design_branch_drop(ctx: Context, loop: Any) -> float:
+    """The largest branch drop of the loop's rack types at their stated design figures."""
+    topology = loop.topology
+    qd = topology.quick_disconnects
+    stated_qd = qd.pairs * qd.pressure_drop if qd is not None else 0.0
+    worst = 0.0
+    for rack in _liquid_racks(ctx, loop.id):
+        drop = rack.type.figures.pressure_drop
+        if drop is None:  # a curve alone: at the rack's required flow
+            return known(ctx.get("tcs_loop", "furthest_branch_drop", loop))
+        worst = max(worst, drop + stated_qd + topology.branch_pressure_drop)
+    return worst
 
 
 @quantity(

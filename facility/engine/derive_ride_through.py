@@ -20,7 +20,7 @@ from facility.messages import Message
 from facility.model.site import ResolvedCdu
 from facility.physics.transient import ride_through_time
 
-_UPS_FEEDS = Message("feeds on a path to a UPS of the loads serving the CDU")
+_UPS_FEEDS = Message("n_UPS of the n_feeds feeds of the pump loads serving the CDU end at a UPS")
 
 
 def _pump_loads(ctx: Context, cdu: ResolvedCdu) -> list[Any]:

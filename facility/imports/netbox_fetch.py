@@ -56,13 +56,13 @@ class FetchError(Exception):
     an answer out of bounds or pointing elsewhere. Its argument is a :class:`Message`."""
 
 
-
 def masked(text: str, token: str) -> str:
     """``text`` with the token, in any letter case (a server may echo the header lower- or
     upper-cased), shown as ``[token]``."""
     if not token:
         return text
     return re.sub(re.escape(token), "[token]", text, flags=re.IGNORECASE)
+
 
 def public_url(url: str) -> str:
     """``url`` without user, password, query or fragment: safe to print and to write."""

@@ -87,7 +87,13 @@ def test_markdown_card_and_cover_show_the_fixes(english: dict[str, str]) -> None
     assert causes[0] == "PDUs of type pdu-415v-63a rated 80 A (now 63 A)"
     assert "a floor in zone Z-B rated 15.0 kPa" in causes[1]
     # FW-1, the only water loop: a second one with CDUs on it for each TCS loop
-    assert causes[-1].startswith("a second facility water loop FW-2 with the figures of FW-1; ")
+    assert any(
+        c.startswith(
+            "a second facility water loop FW-2 with the figures and the heat rejection plant of "
+            "FW-1; "
+        )
+        for c in causes
+    )
 
 
 def test_html_cover_gives_each_cause_its_first_fix(english: dict[str, str]) -> None:
