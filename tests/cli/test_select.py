@@ -75,10 +75,11 @@ def test_ignoring_the_failing_rules_says_so_in_the_verdict_and_the_json(tmp_path
     from facility.engine.rules import load_rules
 
     out = tmp_path / "b3.json"
-    # every failing rule, and PWR (its PWR-015 is not evaluated at error severity: no banks)
+    # every failing rule, PWR (its PWR-015 is not evaluated at error severity: no banks) and
+    # the ride-through rules (errors under tier-iii, not evaluated: no pump loads, no volume)
     result = run(
         "check", HALL_B3, "--ignore", "flr-001,LIQ-00[24],LIQ-029", "--ignore", "PWR",
-        "--ignore", "RED", "-o", out,
+        "--ignore", "RED", "--ignore", "LIQ-019,LIQ-02[01]", "-o", out,
     )  # fmt: skip
     # nothing error-severity fails or is unknown any more: exit 0, but never silently
     assert result.exit_code == 0, result.output
@@ -86,7 +87,8 @@ def test_ignoring_the_failing_rules_says_so_in_the_verdict_and_the_json(tmp_path
     left_out = sorted(
         c
         for c in profile
-        if c.startswith(("PWR", "RED")) or c in {"FLR-001", "LIQ-002", "LIQ-004", "LIQ-029"}
+        if c.startswith(("PWR", "RED"))
+        or c in {"FLR-001", "LIQ-002", "LIQ-004", "LIQ-029", "LIQ-019", "LIQ-020", "LIQ-021"}
     )
     assert set(left_out) >= FAILING
     text = " ".join(result.stdout.split())
@@ -97,7 +99,7 @@ def test_ignoring_the_failing_rules_says_so_in_the_verdict_and_the_json(tmp_path
     data = json.loads(out.read_text())
     assert data["selection"] == {
         "select": [],
-        "ignore": ["FLR-001", "LIQ-00[24]", "PWR", "RED"],
+        "ignore": ["FLR-001", "LIQ-00[24]", "LIQ-029", "PWR", "RED", "LIQ-019", "LIQ-02[01]"],
         "deselected": left_out,
     }
     assert data["summary"].startswith(f"Verdict with {len(left_out)} rules")

@@ -37,7 +37,9 @@ def with_document(tmp_path: Path) -> Path:
     site_block = re.search(r"^site:\n(?:  .*\n)+", text, re.M)
     assert site_block
     path = tmp_path / "pod.yaml"
-    path.write_text(text.replace(site_block.group(0), DOCUMENT), encoding="utf-8")
+    ambient = re.search(r"^  design_ambient: .*\n", site_block.group(0), re.M)
+    block = DOCUMENT + (ambient.group(0) if ambient else "")  # the plant is judged at it
+    path.write_text(text.replace(site_block.group(0), block), encoding="utf-8")
     return path
 
 

@@ -97,8 +97,9 @@ def cell(section: FailureSection, row: str, column: str) -> MatrixCell:
 
 
 def test_the_single_points_of_failure_of_hall_b3(section: FailureSection) -> None:
-    assert section.scenarios == 50  # 40 rack sides, 3 CDUs, 3 CDU pumps, 1 facility water, 3 CRAHs
-    assert section.single_points_of_failure == 20 and section.survived == 30
+    # 40 rack sides, 3 CDUs, 3 CDU pumps, 1 facility water, 3 CRAHs, one unit of CT-1
+    assert section.scenarios == 51
+    assert section.single_points_of_failure == 20 and section.survived == 31
     assert [g.summary for g in section.spof_groups] == [
         # either side of A01-A08: the other side's 4 PDUs carry the whole 155 kW rack
         "16 × rack side (A01:A, A01:B, A02:A, A02:B and 12 more): PWR-002",
@@ -162,6 +163,7 @@ def test_survivors_follow_the_single_points_of_failure_most_utilised_first(secti
         ("24 × rack side", "87.0 %"),  # B05-A1: 38 kW / 0.95 = 40.0 kVA of 46.0 kVA
         ("3 × air unit", "82.8 %"),
         ("3 × CDU pump", ""),  # a spare pump: nothing changes
+        ("one unit of CT-1 lost", ""),  # a tower of an N+1 plant: nothing changes
     ]
 
 
@@ -208,7 +210,8 @@ def test_the_matrix_of_hall_b3(section: FailureSection) -> None:
     assert cell(section, "CDU-A1, CDU-A2", "TCS-B").status == ""
     assert cell(section, "CDU-A1, CDU-A2", "Room B3").status == ""
     assert matrix.notes == [
-        "These failures change no check and have no row: 3 × CDU pump (CDU-A1, CDU-A2, CDU-B1)."
+        "These failures change no check and have no row: 3 × CDU pump (CDU-A1, CDU-A2, CDU-B1); "
+        "one unit of CT-1 lost."
     ]
 
 
@@ -374,7 +377,7 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
     assert {"cdu:CDU-B1", "cdu:CDU-A1", "rack_side:A01:A"} <= set(
         failures["single_points_of_failure"]
     )
-    assert len(failures["scenarios"]) == 50
+    assert len(failures["scenarios"]) == 51
     crah = next(s for s in failures["scenarios"] if s["id"] == "air_unit:CRAH-1")
     assert crah["worst"]["utilisation"] == pytest.approx(0.828)
     assert crah["single_point_of_failure"] is False

@@ -8,6 +8,7 @@ import pytest
 
 from facility.report.anchors import finding_anchor
 from facility.report.html import render_html
+from tests.report.conftest import ROOT
 from tests.report.htmlcheck import parse
 
 
@@ -145,7 +146,9 @@ def test_catalog_figures_show_source_confidence_and_assumptions(b3_page):
     assert "Vertiv SL-71309" in text  # CDU-A1 capacity from the catalog
     assert "medium" in text
     assert "assumption" in text  # the Atlas cabinet's liquid cooling is an assumption
-    assert "examples/hall-b3.yaml:36" in text  # gb300-b3 nominal power, from the site file
+    lines = (ROOT / "examples" / "hall-b3.yaml").read_text(encoding="utf-8").splitlines()
+    (nominal,) = [n for n, row in enumerate(lines, 1) if row == "    nominal_power: 135 kW"]
+    assert f"examples/hall-b3.yaml:{nominal}" in text  # gb300-b3 nominal power, from the file
 
 
 def test_the_small_ready_site_is_ready(small_ready):

@@ -78,7 +78,9 @@ def test_markdown_shows_the_waiver_with_owner_and_expiry(waived):
     waivers = md[md.index("## Waivers") : md.index("## Passed checks")]
     waived = waivers[waivers.index("### Waived findings") : waivers.index("### Expired")]
     assert "#### FLR-001 — " in waived  # the whole card, as in HTML
-    assert "- **Defined at hall-b3.yaml:117:** B01\n" in waived
+    lines = (ROOT / "examples" / "hall-b3.yaml").read_text(encoding="utf-8").splitlines()
+    (row_b,) = [n for n, row in enumerate(lines, 1) if row == "  - id: B"]
+    assert f"- **Defined at hall-b3.yaml:{row_b + 1}:** B01\n" in waived
     assert (
         "**Waived:** Accepted by J. Okafor until 2027-01-31: Spreader plates go under B01 "
         "before it is filled. (ticket CHG-1042) — waiver at hall-b3.yaml:"

@@ -41,4 +41,6 @@ def test_the_layer_over_the_shipped_base_is_hall_b3() -> None:
     layered = fails(ROOT / "examples" / "netbox" / "hall-b3-cooling.yaml")
     reference = fails(ROOT / "examples" / "hall-b3.yaml")
     assert layered == reference
-    assert len(layered[1]) == 115  # 95 in normal operation + 20 single points of failure
+    assert (
+        len(layered[1]) == 116
+    )  # 96 in normal operation (LIQ-029 on TCS-A) + 20 single points of failure
