@@ -81,7 +81,8 @@ def test_liquid_loop_binds_on_flow_with_a_cdu_out(small) -> None:
     liquid = domain(small, "liquid loop")
     assert liquid.racks == 2
     assert {(f.rule, f.entity_id) for f in liquid.binding} == {
-        ("LIQ-004", "TCS-1"), ("LIQ-021", "TCS-1")
+        ("LIQ-004", "TCS-1"),
+        ("LIQ-021", "TCS-1"),
     }
 
 
@@ -113,9 +114,7 @@ def test_power_path_without_upstream_does_not_bind() -> None:
         dataclasses.replace(r, pdus={s: [pdus[p.id] for p in ps] for s, ps in r.pdus.items()})
         for r in site.racks
     ]
-    bare = dataclasses.replace(
-        site, racks=racks, pdus=pdus, sources={}, distribution={}, loads={}
-    )
+    bare = dataclasses.replace(site, racks=racks, pdus=pdus, sources={}, distribution={}, loads={})
     report = headroom(bare, RULES, audit(bare, RULES), "gb300-r1", loop="TCS-1")
     power = domain(report, "power path")
     assert power.racks == SEARCH_LIMIT and power.unbounded and not power.binding

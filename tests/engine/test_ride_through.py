@@ -86,8 +86,9 @@ def test_a_lost_source_stops_the_cdus_whose_pumps_it_alone_feeds(tmp_path) -> No
     text = (EXAMPLES / "pod-ride-through.yaml").read_text(encoding="utf-8")
     both = tmp_path / "both-on-tx1.yaml"
     both.write_text(
-        text.replace("extends: small-ready.yaml", f"extends: {EXAMPLES / 'small-ready.yaml'}")
-        .replace("{A: null, B: null, M2: TX-2}", "{A: null, B: null, M1: TX-1}"),
+        text.replace(
+            "extends: small-ready.yaml", f"extends: {EXAMPLES / 'small-ready.yaml'}"
+        ).replace("{A: null, B: null, M2: TX-2}", "{A: null, B: null, M1: TX-1}"),
         encoding="utf-8",
     )
     assert yaml.safe_load(both.read_text(encoding="utf-8"))["power"]["loads"][1]["fed_by"] == {
