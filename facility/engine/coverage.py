@@ -216,8 +216,9 @@ def _liquid(site: Site) -> list[str]:
     )
     out.append(
         Message(
-            "transients (pump stop, power loss, ride-through) are not modelled: liquid checks "
-            "are steady state"
+            "a utility loss is judged by its ride-through (LIQ-019 to LIQ-021: pumps on a UPS, "
+            "the loop's coolant against the transfer and the restart, lumped); the transient "
+            "itself (pump run-down, temperatures along the loop) is not modelled"
         )
     )
     return out
@@ -238,6 +239,12 @@ def _air(site: Site) -> list[str]:
         Message(
             "airflow and rack inlet air temperature are not modelled: room air is judged as "
             "sensible heat against the air units' sensible capacity"
+        )
+    )
+    out.append(
+        Message(
+            "the room air's rise while its air units are without power or chilled water (a "
+            "utility loss, a chiller restart) is not judged"
         )
     )
     return out
