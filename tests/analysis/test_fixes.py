@@ -632,7 +632,7 @@ def test_every_failing_finding_of_hall_b3_power_has_a_fix(tmp_path) -> None:
     # 2,195.6 → 2,200 kVA).
     fix = _lever(found, "RED-001:single_failure:power_source:UPS-A", "after_loss")
     assert [(c.id, c.after) for c in fix.changes] == [("pdu-415v-63a", 80), ("UPS-B", 2_200_000)]
-    _, findings, _ = _checked(EXAMPLES / "hall-b3-power.yaml")
+    _, _, findings = _checked(EXAMPLES / "hall-b3-power.yaml")
     _reapplied(EXAMPLES / "hall-b3-power.yaml", tmp_path, found, findings)
 
 
