@@ -105,3 +105,25 @@ def test_a_lost_source_stops_the_cdus_whose_pumps_it_alone_feeds(tmp_path) -> No
     assert not tx1.single_point_of_failure
     capacity = next(f for f in tx1.findings if f.rule == "LIQ-001")
     assert capacity.limit.value == pytest.approx(1_350_000)  # CDU-2 alone, at its 4 K rating
+
+
+def test_a_loop_without_liquid_racks_has_no_ride_through_to_judge(tmp_path) -> None:
+    # A spare loop (no racks, no volume stated) carries no heat: LIQ-020 and LIQ-021 do not
+    # apply to it, as the flow and head checks do not; it was "not evaluated" (no volume),
+    # which under tier-iii made a site with a spare loop INCOMPLETE.
+    text = (EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8")
+    spare = text.replace(
+        "    - id: TCS-1\n",
+        "    - {id: TCS-9, room: R1, coolant: {fluid: water}, cdus: [CDU-9]}\n    - id: TCS-1\n",
+        1,
+    ).replace(
+        "  cdus:\n",
+        "  cdus:\n    - {id: CDU-9, catalog: vertiv-xdu1350, facility_water: FW-1, approach: 4 K}\n",
+        1,
+    )
+    path = tmp_path / "spare.yaml"
+    path.write_text(spare, encoding="utf-8")
+    result = audit(load_site(path), TIER_III)
+    judged = {(f.rule, f.entity_id) for f in result.findings}
+    assert ("LIQ-021", "TCS-1") in judged
+    assert not {("LIQ-020", "TCS-9"), ("LIQ-021", "TCS-9")} & judged
