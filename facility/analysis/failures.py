@@ -141,6 +141,27 @@ def scenarios(site: Site) -> list[Scenario]:
     return out
 
 
+def _air_unit_seeds(unit: Any) -> list[Seed]:
+    """What an air unit out of service changes: its room's units, and the heat on the
+    facility water its coil rejects into."""
+    seeds: list[Seed] = []
+    if unit.room is not None:
+        seeds.append(("room", unit.room, "air_units"))
+    if unit.facility_water is not None:
+        seeds.append(("facility_water", unit.facility_water, "air_units"))
+    return seeds
+
+
+def _merged(found: Affected, more: Affected) -> Affected:
+    """``found`` and ``more`` together, each scope's entities once, by id."""
+    merged = {scope: list(items) for scope, items in found.items()}
+    for scope, items in more.items():
+        known_ids = {i for i, _ in merged.get(scope, [])}
+        merged.setdefault(scope, []).extend(x for x in items if x[0] not in known_ids)
+        merged[scope].sort(key=lambda item: item[0])
+    return merged
+
+
 class _Failer:
     """Builds the failed overlay of a site and the entities a failure affects, from the
     site's relations (:mod:`facility.model.topology`)."""
@@ -192,17 +213,10 @@ class _Failer:
                 if cdu.spec.facility_water is not None:
                     seeds.append(("facility_water", cdu.spec.facility_water, "cdus"))
         for unit in sorted(units):
-            room = failed.air_units[unit].room
+            seeds += _air_unit_seeds(failed.air_units[unit])
             failed = overlay.without_air_unit(failed, unit)
-            if room is not None:
-                seeds.append(("room", room, "air_units"))
         out = [("cdu", c) for c in cdus]
-        more = affected(failed, seeds, exclude=out)
-        merged = {scope: list(items) for scope, items in found.items()}
-        for scope, items in more.items():
-            known_ids = {i for i, _ in merged.get(scope, [])}
-            merged.setdefault(scope, []).extend(x for x in items if x[0] not in known_ids)
-            merged[scope].sort(key=lambda item: item[0])
+        merged = _merged(found, affected(failed, seeds, exclude=out))
         # A stopped CDU's own checks are not judged again: it is out of service.
         if "cdu" in merged:
             merged["cdu"] = [c for c in merged["cdu"] if c[0] not in cdus]
@@ -273,6 +287,16 @@ class _Failer:
             return self.without_cdus({element})
         if kind == "facility_water":
             failed, found = self.without_cdus(set(self.topology.cdus_by_water.get(element, ())))
+            # The air units whose coils it cools stop cooling too.
+            units = [
+                u for u in sorted(site.air_units) if site.air_units[u].facility_water == element
+            ]
+            if units:
+                seeds: list[Seed] = []
+                for unit in units:
+                    seeds += _air_unit_seeds(site.air_units[unit])
+                    failed = overlay.without_air_unit(failed, unit)
+                found = _merged(found, affected(failed, seeds))
             # The lost loop itself is out of service: its own checks are not judged again.
             if "facility_water" in found:
                 found["facility_water"] = [w for w in found["facility_water"] if w[0] != element]
@@ -280,9 +304,8 @@ class _Failer:
         if kind == "cdu_pump":
             return self.one_pump_lost(site.cdus[element])
         if kind == "air_unit":
-            room = site.air_units[element].room
             failed = overlay.without_air_unit(site, element)
-            return failed, affected(failed, [("room", room, "air_units")] if room else [])
+            return failed, affected(failed, _air_unit_seeds(site.air_units[element]))
         if kind == "heat_rejection":
             return self.one_unit_lost(element)
         raise ValueError(f"unknown failure kind {kind}")

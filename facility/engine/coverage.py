@@ -141,8 +141,8 @@ def _power(site: Site) -> list[str]:
         out.append(
             Message(
                 "no non-IT loads (power.loads: CDU pumps, fans, heat rejection, lighting): "
-                "sources and distribution carry the racks' IT load only, and no pPUE is "
-                "estimated"
+                "sources and distribution carry the racks' IT load only, no pPUE is "
+                "estimated, and no pump or fan heat is in the facility water's plant heat"
             )
         )
     else:
@@ -159,7 +159,7 @@ def _power(site: Site) -> list[str]:
             out.append(
                 Message(
                     "CDUs whose pump power no load states (power.loads with serves): %(n)s; "
-                    "it is not on any source",
+                    "it is not on any source nor in the facility water's plant heat",
                     n=f"{len(unpowered):,}",
                 )
             )
@@ -211,7 +211,8 @@ def _liquid(site: Site) -> list[str]:
         Message(
             "the heat rejection plant (chillers, dry coolers, cooling towers) is modelled by "
             "its capacity and approach at the design ambient only: its pumps, controls, "
-            "piping, part-load behaviour and the CDU pump heat are not modelled"
+            "piping and part-load behaviour are not modelled, nor heat gained by the facility "
+            "water's piping"
         )
     )
     out.append(

@@ -151,6 +151,76 @@ def heat_rejection_capacity(ctx: Context, water: Any) -> Value:
     return Value(total, _with_basis(ctx, formula), (("n_entries", len(entries), "count"),))
 
 
+def _pump_heat(ctx: Context, water: Any) -> float:
+    """Σ pump power of the CDUs in service on ``water`` [W]: the pump work ends as heat in
+    the TCS loop, and the CDU passes it on."""
+    in_service = [
+        cdu_id
+        for cdu_id in ctx.topology.cdus_by_water.get(water.id, ())
+        if (loop := ctx.site.loops.get(ctx.site.cdus[cdu_id].loop or "")) and cdu_id in loop.cdus
+    ]
+    served = set(in_service)
+    return sum(
+        load.power * load.count
+        for load in ctx.site.loads.values()
+        if load.kind == "cdu" and load.serves in served
+    )
+
+
+def _air_unit_heat(ctx: Context, water: Any) -> tuple[float, float, int]:
+    """(the room air heat the air units on ``water`` take [W], their fans' power [W], the
+    units): each unit takes its room's air heat in proportion to its sensible capacity, and
+    its coil passes that and its fans' heat into the water."""
+    mine = [u for u in ctx.site.air_units.values() if u.facility_water == water.id]
+    heat = 0.0
+    for room_id in sorted({u.room for u in mine if u.room is not None}):
+        room_heat = known(ctx.get("room", "air_heat", ctx.site.rooms[room_id]))
+        in_room = [u for u in ctx.site.air_units.values() if u.room == room_id]
+        total = sum(u.sensible_capacity for u in in_room)
+        on_water = sum(u.sensible_capacity for u in in_room if u.facility_water == water.id)
+        heat += room_heat * on_water / total if total else 0.0
+    # a fan load serves an air unit entry (its units <id>-1 … <id>-n): counted whole while
+    # any unit of the entry is in service on this water
+    ids = {u.id for u in mine}
+    fans = sum(
+        load.power * load.count
+        for load in ctx.site.loads.values()
+        if load.kind == "air_unit"
+        and load.serves is not None
+        and any(unit == load.serves or _of_entry(unit, load.serves) for unit in ids)
+    )
+    return heat, fans, len(mine)
+
+
+def _of_entry(unit: str, entry: str) -> bool:
+    """True when ``unit`` is one of the units ``<entry>-1`` … made from an entry's count."""
+    return unit.startswith(f"{entry}-") and unit[len(entry) + 1 :].isdigit()
+
+
+@quantity(
+    "facility_water",
+    "plant_heat",
+    "power",
+    "Heat the plant must reject from this water: the CDUs' liquid heat and pump heat, and the "
+    "room air heat and fan heat of the air units on it",
+    reads=("self.facility_heat", "cdus", "air_units", "air_rooms.air_heat", "air_rooms:air_units"),
+)
+def plant_heat(ctx: Context, water: Any) -> Value:
+    cdus = known(ctx.get("facility_water", "facility_heat", water))
+    pumps = _pump_heat(ctx, water)  # a CDU no load serves adds none: the coverage says so
+    air, fans, units = _air_unit_heat(ctx, water)
+    inputs: list[tuple[str, float, str]] = [("Q_CDUs", cdus, "power"), ("P_pumps", pumps, "power")]
+    formula = "Q_CDUs + P_pumps"
+    if units:
+        formula = "Q_CDUs + P_pumps + Q_air + P_fans"
+        inputs += [
+            ("Q_air", air, "power"),
+            ("P_fans", fans, "power"),
+            ("n_air_units", units, "count"),
+        ]
+    return Value(cdus + pumps + air + fans, formula, tuple(inputs))
+
+
 def _entry_supply(ctx: Context, entry: HeatRejection) -> Value:
     """The coldest supply one entry makes at the design ambient, with its working."""
     if entry.kind == "chiller":

@@ -843,11 +843,11 @@ def facility_heat(ctx: Context, water: Any) -> Value:
     "facility_water",
     "facility_required_flow",
     "volumetric_flow",
-    "Facility water flow for the heat at the primary rise",
-    reads=("self.facility_heat",),
+    "Facility water flow for the heat on it (the plant heat) at the primary rise",
+    reads=("self.plant_heat",),
 )
 def facility_required_flow(ctx: Context, water: Any) -> Value:
-    heat = known(ctx.get("facility_water", "facility_heat", water))
+    heat = known(ctx.get("facility_water", "plant_heat", water))
     if water.supply_temperature is None or water.primary_rise is None:
         return Value.unknown(
             Message(

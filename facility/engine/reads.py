@@ -39,8 +39,8 @@ ASPECTS: dict[str, frozenset[str]] = {
     "power_source": frozenset({"below"}),
     "tcs_loop": frozenset({"racks", "cdus"}),  # its racks; its CDUs in service
     "cdu": frozenset({"figures"}),  # its figures (pumps running, rated flow)
-    # the CDUs in service on it; its heat rejection units in service
-    "facility_water": frozenset({"cdus", "heat_rejection"}),
+    # the CDUs in service on it; its heat rejection units in service; its air units in service
+    "facility_water": frozenset({"cdus", "heat_rejection", "air_units"}),
     "room": frozenset({"racks", "air_units"}),  # the racks it cools; its air units in service
     "floor_zone": frozenset({"racks"}),
 }
@@ -94,6 +94,16 @@ def _waters_of_loop(site: Site, loop_id: str) -> Iterable[str]:
     return found
 
 
+def _waters_of_room(site: Site, room_id: str) -> Iterable[str]:
+    return sorted(
+        {
+            u.facility_water
+            for u in site.air_units.values()
+            if u.room == room_id and u.facility_water is not None
+        }
+    )
+
+
 RELATIONS: dict[tuple[str, str], tuple[str, Inverse]] = {
     ("rack", "pdus"): ("pdu", _rack_of_pdu),
     ("pdu", "rack"): ("rack", _pdus_of_rack),
@@ -103,6 +113,8 @@ RELATIONS: dict[tuple[str, str], tuple[str, Inverse]] = {
     ("cdu", "loop"): ("tcs_loop", _cdus_of_loop),
     ("facility_water", "cdus"): ("cdu", _water_of_cdu),
     ("facility_water", "loops"): ("tcs_loop", _waters_of_loop),
+    # the rooms whose air units (some of them) reject into the water
+    ("facility_water", "air_rooms"): ("room", _waters_of_room),
 }
 
 

@@ -287,6 +287,12 @@ class AirUnit(Entity):
     count: int | None = Field(
         None, description="Number of identical units; ids <id>-1 … <id>-<count>", ge=1, le=1000
     )
+    facility_water: Id | None = Field(
+        None,
+        description="The facility water loop its coil rejects into (a chilled water CRAH or "
+        "fan wall, a water-cooled CRAC): its heat counts in that loop's plant heat; none for "
+        "a unit with its own condenser",
+    )
 
 
 class Cooling(Strict):

@@ -659,6 +659,13 @@ class _Resolver:
                     )
                 cdus[cdu_id].loop = loop.id
         air_units = self.air_units(cooling.air_units, room_of)
+        for i, unit in enumerate(cooling.air_units):
+            self.reference(
+                water,
+                unit.facility_water,
+                "facility water loop",
+                ("cooling", "air_units", i, "facility_water"),
+            )
         plant = self.index("heat_rejection", cooling.heat_rejection, ("cooling", "heat_rejection"))
         for i, entry in enumerate(cooling.heat_rejection):
             self.reference(

@@ -134,10 +134,12 @@ def failed_site(site: Site, scenario: Scenario, failer: _Failer) -> Site:
         return _stopped(_without_feeds(_without_pdus(site, _below(site, element)), element), site)
     if kind == "cdu":
         return _without_cdus(site, {element})
-    if kind == "facility_water":
-        return _without_cdus(
+    if kind == "facility_water":  # its CDUs and the air units whose coils it cools stop
+        failed = _without_cdus(
             site, {c.id for c in site.cdus.values() if c.spec.facility_water == element}
         )
+        units = {k: u for k, u in failed.air_units.items() if u.facility_water != element}
+        return dataclasses.replace(failed, air_units=units)
     if kind == "air_unit":
         units = {k: u for k, u in site.air_units.items() if k != element}
         return dataclasses.replace(site, air_units=units)
@@ -252,7 +254,7 @@ def test_every_scenario_of_a_campus_is_a_full_re_audit(racks, seed, rulesets, tm
 
 def test_a_heat_rejection_unit_lost_is_a_full_re_audit(rulesets, tmp_path) -> None:
     """small-ready with FW-1's dry coolers as N (one unit, none redundant): losing it leaves
-    FW-1 no capacity, 0 kW < 243 kW (LIQ-024), a single point of failure; FW-2's N+1 bank
+    FW-1 no capacity, 0 kW < 255 kW (LIQ-024: 243 kW and 12 kW of pump heat), a single point of failure; FW-2's N+1 bank
     loses a unit and reads as before. Both scenarios equal a full re-audit."""
     import yaml
 
@@ -271,3 +273,41 @@ def test_a_heat_rejection_unit_lost_is_a_full_re_audit(rulesets, tmp_path) -> No
     assert [(f.rule, f.entity_id) for f in lost.new_failures] == [("LIQ-024", "FW-1")]
     assert lost.new_failures[0].limit.value == 0.0  # (1 − 1) units left
     assert outcome["heat_rejection:DC-2"].new_failures == []
+
+
+def test_chilled_water_air_units_stop_with_their_facility_water(rulesets, tmp_path) -> None:
+    """small-ready with its two CRAHs on chilled water, CRAH-A on FW-1 and CRAH-B on FW-2,
+    each with its 5.5 kW fan load. Losing FW-1 stops CDU-1 and CRAH-A: the room's 54 kW of
+    air heat (4 · 135 kW · 10 %) all goes to CRAH-B, so FW-2 carries
+        486 kW (TCS-1 whole) + 12 kW (CDU-2's pumps) + 54 kW + 5.5 kW = 557.5 kW,
+    and the room has one 70 kW unit left: 54 kW ≤ 70 kW. Every scenario equals a full
+    re-audit of the failed site (the oracle builds it without FW-1's CDUs and air units)."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "examples" / "small-ready.yaml").read_text(encoding="utf-8"))
+    data["cooling"]["air_units"] = [
+        {"id": f"CRAH-{x}", "room": "R1", "sensible_capacity": "70 kW", "facility_water": w}
+        for x, w in (("A", "FW-1"), ("B", "FW-2"))
+    ]
+    loads = [load for load in data["power"]["loads"] if load["id"] != "CRAH-fans"]
+    for x in "AB":
+        loads.append(
+            {"id": f"CRAH-{x}-fans", "kind": "air_unit", "serves": f"CRAH-{x}",
+             "power": "5.5 kW", "power_factor": 0.9, "fed_by": {"A": "MCC-A", "B": "MCC-B"}}
+        )  # fmt: skip
+    data["power"]["loads"] = loads
+    path = tmp_path / "site.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    site = load_site(path)
+    ruleset = rulesets["tier-iii"]
+    assert check_oracle(site, ruleset) > 1_000
+    result = audit(site, ruleset)
+    normal = {f.entity_id: f for f in result.findings if f.rule == "LIQ-024"}
+    # 243 kW (half of TCS-1) + 12 kW pumps + 27 kW (half the air heat) + 5.5 kW fans
+    assert normal["FW-2"].observed.value == pytest.approx(287_500)
+    report = analyse_failures(site, ruleset, result)
+    lost = next(r for r in report.results if r.id == "facility_water:FW-1")
+    plant = {f.entity_id: f for f in lost.findings if f.rule == "LIQ-024"}
+    assert plant["FW-2"].observed.value == pytest.approx(557_500)
+    room = {f.entity_id: f for f in lost.findings if f.rule == "AIR-001"}
+    assert room["R1"].limit.value == pytest.approx(70_000)

@@ -48,7 +48,8 @@ def test_no_rack_more_than_a_single_failure_survives(small) -> None:
     # here the binding one is an air unit lost, the same cause as AIR-002's N+1 room air (one
     # CRAH left: (4 + n) · 13.5 kW ≤ 70 kW → 1 more); both bind at 1.
     # With two more racks a CDU or a facility water loop lost also fails: all 6 · 121.5 =
-    # 729 kW then land on one water loop, whose two dry coolers (N+1) give 650 kW (LIQ-024).
+    # 729 kW (and 12 kW of pump heat) then land on one water loop, whose two dry coolers (N+1)
+    # give 650 kW (LIQ-024).
     single = domain(small, "single failures")
     assert (single.racks, single.failing_already) == (1, False)
     assert [(f.rule, f.entity_id) for f in single.binding] == [

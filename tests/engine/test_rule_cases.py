@@ -42,7 +42,7 @@ from facility.model.source import read_document
 CASES = Path(__file__).parent / "cases"
 STATUSES = ("fail", "pass", "not_evaluated")
 CASE_KEYS = {"name", "profile", "site_file", "expect", "failure", "as_of"}
-EXPECT_KEYS = {*STATUSES, "missing", "severity"}
+EXPECT_KEYS = {*STATUSES, "missing", "severity", "observed"}
 
 # Rules whose inputs are always known, so no site can leave them not evaluated.
 ALWAYS_EVALUATED = {
@@ -143,6 +143,8 @@ def test_rule_case(case: Case, tmp_path: Path) -> None:
             assert f.missing and all(f.missing), f"{f.entity_id} is not evaluated without a reason"
         else:
             assert f.observed is not None and f.limit is not None
+    for entity_id, value in (case.expect.get("observed") or {}).items():  # in SI units
+        assert by_id[entity_id].observed.value == pytest.approx(value, rel=1e-9), entity_id
     if "severity" in case.expect:
         assert {f.severity for f in findings} == {case.expect["severity"]}
 
