@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from facility.model.base import Strict
+from facility.model.cluster import ScalableUnitFigures
 from facility.model.cooling import CduFigures
 from facility.model.equipment import RackFigures
 from facility.model.fields import Id
@@ -22,11 +23,14 @@ from facility.model.power import PduType
 from facility.model.source import parse_document
 
 _DIR = Path(__file__).parent
-Kind = Literal["rack_type", "cdu", "pdu_type"]
+# scalable_unit: a block of supernodes (a DGX SuperPOD SU) that no site entity names; shown
+# by `facility catalog` for planning (facility.model.cluster.ScalableUnitFigures).
+Kind = Literal["rack_type", "cdu", "pdu_type", "scalable_unit"]
 _FIGURE_MODELS: dict[str, type[Strict]] = {
     "rack_type": RackFigures,
     "cdu": CduFigures,
     "pdu_type": PduType,
+    "scalable_unit": ScalableUnitFigures,
 }
 
 

@@ -76,6 +76,151 @@ def domains_spanned(ctx: Context, node: ResolvedSupernode) -> Value:
     )
 
 
+@quantity(
+    "supernode",
+    "accelerators",
+    "count",
+    "Accelerators of the supernode: as the supernode states them, or from its racks' types",
+    reads=(),
+)
+def accelerators(ctx: Context, node: ResolvedSupernode) -> Value:
+    spec = node.spec
+    if spec.accelerators is not None:
+        n = float(spec.accelerators)
+        return Value(n, "n", (("n", n, "count"),))
+    k = float(len(node.racks))
+    if spec.accelerators_per_rack is not None:
+        per_rack = float(spec.accelerators_per_rack)
+        return Value(per_rack * k, "n_rack · k", (("n_rack", per_rack, "count"), ("k", k, "count")))
+    counts = []
+    for rack in node.racks:  # the rack type's figure (from the catalog, or the site's own)
+        count = rack.type.figures.accelerators_per_rack
+        if count is None:
+            return Value.unknown(
+                Message(
+                    "supernode '%(node)s' states no %(field)s (or %(other)s), and rack type "
+                    "'%(type)s' of rack '%(rack)s' has no %(field)s",
+                    node=node.id,
+                    field="accelerators_per_rack",
+                    other="accelerators",
+                    type=rack.type.id,
+                    rack=rack.id,
+                )
+            )
+        counts.append(float(count))
+    total = sum(counts)
+    if not total:
+        return Value.unknown(
+            Message(
+                "the racks of supernode '%(node)s' hold no accelerators (%(field)s 0)",
+                node=node.id,
+                field="accelerators_per_rack",
+            )
+        )
+    if len(set(counts)) == 1:
+        return Value(total, "n_rack · k", (("n_rack", counts[0], "count"), ("k", k, "count")))
+    return Value(total, "Σ n_rack over k racks", (("k", k, "count"),))
+
+
+def _accelerator_peak(node: ResolvedSupernode) -> Value:
+    """The peak rate of one of the supernode's accelerators: its own, else its racks' types'
+    (racks that hold none, a bus cabinet, are left out; they must agree) [FLOP/s]."""
+    if node.spec.accelerator_peak is not None:
+        return Value(node.spec.accelerator_peak)
+    peaks: set[float] = set()
+    for rack in node.racks:
+        f = rack.type.figures
+        if f.accelerators_per_rack == 0 and node.spec.accelerators_per_rack is None:
+            continue
+        if f.accelerator_peak is None:
+            return Value.unknown(
+                Message(
+                    "supernode '%(node)s' states no %(field)s, and rack type '%(type)s' of "
+                    "rack '%(rack)s' has none",
+                    node=node.id,
+                    field="accelerator_peak",
+                    type=rack.type.id,
+                    rack=rack.id,
+                )
+            )
+        peaks.add(f.accelerator_peak)
+    if len(peaks) != 1:
+        return Value.unknown(
+            Message(
+                "the rack types of supernode '%(node)s' differ in %(field)s: state it on the "
+                "supernode",
+                node=node.id,
+                field="accelerator_peak",
+            )
+        )
+    return Value(peaks.pop())
+
+
+@quantity(
+    "supernode",
+    "peak_rate",
+    "computation_rate",
+    "Peak dense BF16 rate of the supernode: its accelerators × the peak of one",
+    reads=(),
+)
+def peak_rate(ctx: Context, node: ResolvedSupernode) -> Value:
+    n = known(ctx.get("supernode", "accelerators", node))
+    p = known(_accelerator_peak(node))
+    return Value(n * p, "n · P", (("n", n, "count"), ("P", p, "computation_rate")))
+
+
+@quantity(
+    "supernode",
+    "runs_workload",
+    "boolean",
+    "True when the supernode is one of those that run the planned workload",
+    reads=(),
+)
+def runs_workload(ctx: Context, node: ResolvedSupernode) -> Value:
+    cluster = ctx.site.cluster
+    if cluster is None or cluster.spec.workload is None:
+        return _no_plan()
+    return Value(float(any(n is node for n in cluster.workload_supernodes)))
+
+
+@quantity(
+    "supernode",
+    "parallel_groups_split",
+    "count",
+    "Declared tensor- and expert-parallel groups that cannot stay within the supernode",
+    reads=(),
+)
+def parallel_groups_split(ctx: Context, node: ResolvedSupernode) -> Value:
+    cluster = ctx.site.cluster
+    w = cluster.spec.workload if cluster is not None else None
+    if w is None:
+        return _no_plan()
+    if w.parallelism is None:
+        return _plan_lacks("parallelism")
+    n = known(ctx.get("supernode", "accelerators", node))
+    groups = [
+        (name, float(size))
+        for name, size in (
+            ("g_TP", w.parallelism.tensor_parallel),
+            ("g_EP", w.parallelism.expert_parallel),
+        )
+        if size is not None
+    ]
+    split = [name for name, size in groups if plan.group_straddles(size, n)]
+    names = ", ".join(name for name, _ in groups)
+    formula = (
+        Message("count of g in {%(groups)s} with g > n or n mod g ≠ 0: %(split)s",
+                groups=names, split=Join(split))
+        if split
+        else Message("count of g in {%(groups)s} with g > n or n mod g ≠ 0", groups=names)
+    )  # fmt: skip
+    return Value(
+        float(len(split)),
+        formula,
+        (("n", n, "count"), *((name, size, "count") for name, size in groups)),
+    )
+
+
 # --- the cluster: network and storage ----------------------------------------------------
 
 
@@ -224,28 +369,7 @@ def _peak_rate(ctx: Context, cluster: ResolvedCluster) -> Value:
     nodes = cluster.workload_supernodes
     if not nodes:
         return Value.unknown(Message("the cluster declares no supernodes"))
-    total = 0.0
-    for node in nodes:
-        n = node.accelerators
-        if n is None:
-            return Value.unknown(
-                Message(
-                    "supernode '%(node)s' states no %(field)s (or %(other)s)",
-                    node=node.id,
-                    field="accelerators_per_rack",
-                    other="accelerators",
-                )
-            )
-        if node.spec.accelerator_peak is None:
-            return Value.unknown(
-                Message(
-                    "supernode '%(node)s' states no %(field)s",
-                    node=node.id,
-                    field="accelerator_peak",
-                )
-            )
-        total += n * node.spec.accelerator_peak
-    return Value(total)
+    return Value(sum(known(ctx.get("supernode", "peak_rate", node)) for node in nodes))
 
 
 @quantity(
@@ -470,15 +594,13 @@ def gradient_sync_share(ctx: Context, cluster: ResolvedCluster) -> Value:
     if not nodes:
         return Value.unknown(Message("the cluster declares no supernodes"))
     per_acc = known(ctx.get("cluster", "scale_out_bandwidth_per_accelerator", cluster))
-    counts = [node.accelerators for node in nodes]
-    if any(n is None for n in counts):
-        return _peak_rate(ctx, cluster)  # names the supernode without a count
+    counts = [known(ctx.get("supernode", "accelerators", node)) for node in nodes]
     step = known(_step_time(ctx, cluster, w))
     gradient = w.parameters * g.value
     k = len(nodes)
     # Each supernode's share of the all-reduce leaves through all of its NICs at once
     # (hierarchical: reduce-scatter inside the supernode, ring across supernodes per shard).
-    link = min(n for n in counts if n is not None) * per_acc
+    link = min(counts) * per_acc
     sync = plan.allreduce_time(gradient, k, link)
     return Value(
         sync / step,

@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
-from facility.model.fields import Id, PositiveFraction, Quantity
+from facility.model.fields import Id, PositiveFraction, Power, Quantity
 
 if TYPE_CHECKING:  # pragma: no cover
     from facility.model.site import Rack
@@ -82,6 +82,22 @@ class Supernode(Entity):
             message = Message("give accelerators or accelerators_per_rack, not both")
             raise PydanticCustomError("supernode", "{message}", {"message": message})
         return self
+
+
+class ScalableUnitFigures(Strict):
+    """A catalog entry of kind ``scalable_unit``: the block of supernodes a vendor's reference
+    architecture repeats (a DGX SuperPOD scalable unit: 8 GB200 NVL72 racks, each its own
+    NVLink domain). It is not a rack type and not a supernode; a site declares the unit's racks
+    (of ``rack_type``) and one supernode per scale-up domain, and takes their figures from that
+    rack type. The entry states what one unit holds, for planning and for the reader."""
+
+    rack_type: Id | None = Field(None, description="Catalog rack type of its compute racks")
+    compute_racks: int | None = Field(None, ge=1, le=10_000, description="Compute racks per unit")
+    supernodes: int | None = Field(
+        None, ge=1, le=10_000, description="Scale-up domains (supernodes) per unit"
+    )
+    accelerators: int | None = Field(None, ge=1, le=1_000_000, description="Accelerators per unit")
+    design_power: Power | None = Field(None, description="Design power (TDP) of one unit")
 
 
 class RoceSettings(Strict):
@@ -157,6 +173,31 @@ class Storage(Strict):
 StateLayout = Literal["bf16_adam", "fp32_adam", "bf16_weights"]
 
 
+class Parallelism(Strict):
+    """How the planned run splits its model over accelerators: the groups whose collectives
+    must stay on the scale-up fabric of one supernode (CLU-015)."""
+
+    tensor_parallel: int | None = Field(
+        None, ge=1, le=1_000_000, description="Accelerators in one tensor-parallel group (TP)"
+    )
+    expert_parallel: int | None = Field(
+        None,
+        ge=1,
+        le=1_000_000,
+        description="Accelerators in one expert-parallel group (EP), whose all-to-all "
+        "exchanges tokens between experts",
+    )
+
+    @model_validator(mode="after")
+    def _some_group(self) -> Parallelism:
+        if self.tensor_parallel is None and self.expert_parallel is None:
+            message = Message(
+                "give %(field)s or %(other)s", field="tensor_parallel", other="expert_parallel"
+            )
+            raise PydanticCustomError("parallelism", "{message}", {"message": message})
+        return self
+
+
 class Workload(Strict):
     """The training run the cluster is planned for."""
 
@@ -190,6 +231,11 @@ class Workload(Strict):
     )
     bytes_per_token: Count | None = Field(
         None, description="Bytes of training data read per token (when data_read_rate is not given)"
+    )
+    parallelism: Parallelism | None = Field(
+        None,
+        description="Tensor- and expert-parallel group sizes, e.g. {tensor_parallel: 8, "
+        "expert_parallel: 64}: each group must stay within one supernode",
     )
 
 
@@ -264,14 +310,6 @@ class ResolvedSupernode:
     id: str
     spec: Supernode
     racks: list[Rack]
-
-    @property
-    def accelerators(self) -> int | None:
-        if self.spec.accelerators is not None:
-            return self.spec.accelerators
-        if self.spec.accelerators_per_rack is not None:
-            return self.spec.accelerators_per_rack * len(self.racks)
-        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ unknown; a check that needs a missing figure reports "not evaluated", never a pa
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pydantic import Field, model_validator
 
@@ -25,10 +25,16 @@ from facility.model.fields import (
     PositiveFraction,
     Power,
     PressureDrop,
+    Quantity,
     Temperature,
     TemperatureRise,
     Volume,
 )
+
+if TYPE_CHECKING:  # pragma: no cover - a float, as far as the type checker is concerned
+    ComputeRate: TypeAlias = float
+else:  # a computation rate (FLOP/s), as the cluster plan's accelerator_peak
+    ComputeRate = Quantity("computation_rate", gt=0)
 
 
 class Footprint(Strict):
@@ -142,6 +148,18 @@ class RackFigures(CoolantLimits):
         le=64,
         description="Power shelves that are redundancy: the rack runs on the others "
         "(4 of 8 in N+N, 1 in N+1)",
+    )
+    accelerators_per_rack: int | None = Field(
+        None,
+        ge=0,
+        le=10_000,
+        description="Accelerators (GPUs, NPUs) in one rack of this type: 72 in an NVL72 rack, "
+        "0 in a network cabinet; a supernode of these racks counts them (cluster plan)",
+    )
+    accelerator_peak: ComputeRate | None = Field(
+        None,
+        description="Peak dense BF16 rate of one of its accelerators, e.g. '2.5 PFLOP/s' "
+        "(cluster plan)",
     )
 
     @model_validator(mode="after")

@@ -13,6 +13,9 @@ References:
   [Z20] Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
         Models", SC20, §3.1: mixed-precision Adam keeps 2 + 2 + 12 = 16 bytes per parameter
         (FP16/BF16 weights and gradients, FP32 master weights, momentum and variance).
+  [N21] Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters Using
+        Megatron-LM", SC21, arXiv:2104.04473, §3.3 (takeaway #1): tensor model parallelism up
+        to the degree g of a g-GPU server, its all-reduces on the fast in-server links.
   [PY09] Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms for clusters of
         workstations", J. Parallel Distrib. Comput. 69 (2009): the ring all-reduce sends
         2·(p−1)/p of the data from each of p participants, which is optimal in bandwidth.
@@ -130,3 +133,18 @@ def step_time(tokens_per_step: float, parameters: float, sustained_rate: float) 
 def token_rate(parameters: float, sustained_rate: float) -> float:
     """Training throughput [tokens/s]: R / (6 · N) [C22]."""
     return sustained_rate / (TRAINING_FLOP_PER_PARAMETER_TOKEN * parameters)
+
+
+def group_straddles(group_size: float, accelerators: float) -> bool:
+    """Whether a parallel group would cross a supernode's boundary [-].
+
+    group_size [-] accelerators of one tensor- or expert-parallel group, g; accelerators [-] of
+    the supernode, n. The supernode's accelerators are cut into consecutive groups (ranks in
+    order, as Megatron-style launchers place them): every group stays within the supernode
+    only when g ≤ n and n is a whole multiple of g (n mod g = 0); otherwise a group is larger
+    than the supernode or one straddles two supernodes and its collectives cross the
+    scale-out network, an order of magnitude slower than the scale-up fabric [N21].
+    """
+    if group_size > accelerators:
+        return True
+    return accelerators % group_size != 0

@@ -47,6 +47,7 @@ FIGURE_KINDS = {
     "voltage": "voltage",
     "breaker_rating": "current",
     "derating": "fraction",
+    "accelerator_peak": "computation_rate",
 }
 
 

@@ -198,6 +198,8 @@ def figure_word(name: str) -> str:
         "design_flow": N_("design flow"),
         "pressure_drop": N_("pressure drop"),
         "power_inputs_per_side": N_("power inputs per side"),
+        "accelerators_per_rack": N_("accelerators per rack"),
+        "accelerator_peak": N_("peak rate per accelerator"),
         "capacity": N_("capacity"),
         "rated_approach": N_("rated approach"),
         "rated_flow": N_("rated flow"),

@@ -12,6 +12,9 @@ Report date 2026-11-29. The workload runs on the 8 GB300 NVL72 racks (SN-A01 …
   data  5.76e17 / (6 × 70e9) = 1.371e6 tokens/s × 4 B = 5.5 MB/s ≤ 200 GB/s
 Commissioning: failover_drill has no record (CLU-013); single_rack_thermal_test 2025-09-15 is
 440 d old > 180 d (CLU-014). Everything else of the hall is Hall B3's own verdicts.
+The supernodes state no accelerators or peak: each NVL72 takes 72 × 2.5 PFLOP/s from the
+catalog's gb300-nvl72, SN-B 12 × 32 NPUs at 752 TFLOP/s from atlas-900-a3-cabinet. TP = 8:
+72 mod 8 = 0 on each workload supernode (CLU-015 passes); SN-B runs no workload (no finding).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import pytest
 
 from facility.engine.evaluate import audit
 from facility.engine.findings import AuditResult
+from facility.engine.quantities import Context
+from facility.engine.rules import Assumptions
 from facility.model.load import load_site
 
 AS_OF = dt.date(2026, 11, 29)
@@ -78,3 +83,21 @@ def test_without_a_report_date_the_ages_are_not_evaluated() -> None:
 def test_a_site_without_a_cluster_has_no_cluster_findings() -> None:
     result = audit(load_site("examples/hall-b3.yaml"), as_of=AS_OF)
     assert not [f for f in result.findings if f.area == "cluster"]
+
+
+def test_the_supernodes_take_their_figures_from_the_catalog(result: AuditResult) -> None:
+    tp = {f.entity_id: f.status for f in result.findings if f.rule == "CLU-015"}
+    assert tp == {f"SN-A0{i}": "pass" for i in range(1, 9)}  # SN-B runs no workload
+    site = load_site("examples/hall-b3-cluster.yaml")
+    assert site.cluster is not None
+    for node in site.cluster.supernodes.values():  # nothing restated in the site file
+        assert node.spec.accelerators is None and node.spec.accelerators_per_rack is None
+        assert node.spec.accelerator_peak is None
+    ctx = Context(site, Assumptions())
+    sn_b = site.cluster.supernodes["SN-B"]
+    # 12 cabinets × 32 NPUs = 384; 384 × 7.52e14 FLOP/s = 2.88768e17 FLOP/s
+    assert ctx.get("supernode", "accelerators", sn_b).value == 384.0
+    assert ctx.get("supernode", "peak_rate", sn_b).value == pytest.approx(2.88768e17)
+    # each NVL72: 72 × 2.5e15 = 1.8e17 FLOP/s
+    a01 = site.cluster.supernodes["SN-A01"]
+    assert ctx.get("supernode", "peak_rate", a01).value == pytest.approx(1.8e17)

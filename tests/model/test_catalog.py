@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from facility import catalog
+from facility.model.cluster import ScalableUnitFigures
 from facility.model.cooling import CduFigures
 from facility.model.equipment import RackFigures, inconsistencies
 from facility.model.power import PduType
@@ -12,13 +13,22 @@ from facility.model.power import PduType
 from ._site import load, one_problem, problems
 
 ENTRIES = sorted(catalog.entries())
-MODELS = {"rack_type": RackFigures, "cdu": CduFigures, "pdu_type": PduType}
+MODELS = {
+    "rack_type": RackFigures,
+    "cdu": CduFigures,
+    "pdu_type": PduType,
+    "scalable_unit": ScalableUnitFigures,
+}
 
 
 def test_catalog_has_the_products_the_brief_names():
     kinds = {entry.kind for entry in catalog.entries().values()}
-    assert kinds == {"rack_type", "cdu", "pdu_type"}
+    assert kinds == {"rack_type", "cdu", "pdu_type", "scalable_unit"}
     assert {"gb300-nvl72", "gb200-nvl72", "atlas-900-a3-cabinet"} <= set(ENTRIES)
+    # the seeds' supernodes (issue 20): CloudMatrix 384's bus cabinet, the Ascend 960 supernode
+    # and the DGX SuperPOD scalable unit
+    assert {"atlas-900-a3-bus-cabinet", "ascend-960-supernode-32"} <= set(ENTRIES)
+    assert "dgx-superpod-gb200-su" in ENTRIES
     capacities = [e.validated().capacity for e in catalog.entries().values() if e.kind == "cdu"]
     assert min(capacities) == 600_000.0  # in-row CDUs of 600 kW …
     assert max(capacities) >= 1_350_000.0
@@ -36,6 +46,55 @@ def test_every_catalog_entry_validates(entry_id):
         assert getattr(figures, name) is not None
     if entry.kind == "rack_type":
         assert inconsistencies(figures) == []
+
+
+def test_supernode_rack_types_carry_accelerators_and_peak():
+    # What the cluster plan reads (facility.engine.derive_cluster): per rack and per accelerator.
+    figures = {
+        entry_id: catalog.entry("rack_type", entry_id).validated()
+        for entry_id in (
+            "gb300-nvl72",
+            "gb200-nvl72",
+            "atlas-900-a3-cabinet",
+            "atlas-900-a3-bus-cabinet",
+            "ascend-960-supernode-32",
+        )
+    }
+    counts = {k: f.accelerators_per_rack for k, f in figures.items()}
+    assert counts == {
+        "gb300-nvl72": 72,
+        "gb200-nvl72": 72,
+        "atlas-900-a3-cabinet": 32,
+        "atlas-900-a3-bus-cabinet": 0,
+        "ascend-960-supernode-32": 32,
+    }
+    # 2.5 PFLOP/s = 2.5e15 FLOP/s; 752 TFLOP/s = 7.52e14; 1 PFLOP/s = 1e15
+    assert figures["gb300-nvl72"].accelerator_peak == pytest.approx(2.5e15)
+    assert figures["gb200-nvl72"].accelerator_peak == pytest.approx(2.5e15)
+    assert figures["atlas-900-a3-cabinet"].accelerator_peak == pytest.approx(7.52e14)
+    assert figures["ascend-960-supernode-32"].accelerator_peak == pytest.approx(1e15)
+    assert figures["atlas-900-a3-bus-cabinet"].category == "network"
+
+
+def test_seed_and_press_figures_are_marked_as_assumptions():
+    for entry_id in ("ascend-960-supernode-32", "atlas-900-a3-bus-cabinet"):
+        entry = catalog.entries()[entry_id]
+        assert all(f.assumption and f.confidence == "L" for f in entry.figures.values()), entry_id
+    seed = catalog.entries()["ascend-960-supernode-32"]
+    assert "Seed" in seed.figures["accelerator_peak"].source
+    # 32 × 0.5 kW = 16 kW of NPUs / 0.72 = 22.2 kW → 22 kW; × 1.15 = 25.3 kW
+    assert seed.validated().nominal_power == 22_000.0
+    assert seed.validated().peak_power == pytest.approx(25_300.0)
+
+
+def test_the_scalable_unit_is_eight_nvl72_supernodes():
+    su = catalog.entries()["dgx-superpod-gb200-su"].validated()
+    rack = catalog.entry("rack_type", su.rack_type)
+    assert rack is not None  # it names a catalog rack type
+    # 8 racks × 72 GPUs = 576; one NVLink domain per rack: 8 supernodes; 1.2 MW = 1.2e6 W
+    assert su.compute_racks == 8 and su.supernodes == 8
+    assert su.accelerators == su.compute_racks * rack.validated().accelerators_per_rack == 576
+    assert su.design_power == 1_200_000.0
 
 
 def test_entry_lookup_checks_the_kind():

@@ -395,7 +395,7 @@ def test_every_dangling_reference_is_reported_with_its_position(tmp_path):
     assert messages[4].startswith("unknown catalog cdu 'no-such-cdu' (known: ")
     assert messages[5] == "unknown CDU 'C9' (known: C1, C2); did you mean 'C1' or 'C2'?"
     assert messages[6] == "unknown room 'R9' (the site declares no rooms)"
-    assert messages[7].startswith("unknown rack type 'tX' (known: atlas-900-a3-cabinet, ")
+    assert messages[7].startswith("unknown rack type 'tX' (known: ascend-960-supernode-32, ")
     assert messages[8] == "unknown floor zone 'ZX' (known: Z1); did you mean 'Z1'?"
     assert messages[9] == "unknown TCS loop 'LX' (known: L1); did you mean 'L1'?"
     assert messages[10].startswith("unknown PDU type 'pX' (known: p1, p2, pdu-1p-230v-32a, ")

@@ -80,3 +80,19 @@ def test_step_time_and_token_rate() -> None:
     #   tokens/s = 5.76e17 / (6 × 70e9) = 1.3714e6
     assert plan.step_time(16e6, 70e9, 5.76e17) == pytest.approx(11.6667, rel=1e-4)
     assert plan.token_rate(70e9, 5.76e17) == pytest.approx(1.37143e6, rel=1e-4)
+
+
+def test_a_parallel_group_stays_within_its_supernode_only_when_it_divides_it() -> None:
+    # A group of g accelerators in a supernode of n: whole when g ≤ n and n mod g = 0.
+    #   NVL72, TP 8:   72 mod 8 = 0                    → within
+    #   NVL72, TP 16:  72 mod 16 = 8 (4 groups + 8 left, the 5th straddles two racks) → split
+    #   NVL72, TP 72:  72 mod 72 = 0                   → within
+    #   NVL72, EP 96:  96 > 72                         → split
+    #   CM384, EP 48:  384 mod 48 = 0 (8 groups)       → within
+    #   CM384, EP 320: 384 mod 320 = 64                → split
+    assert plan.group_straddles(8, 72) is False
+    assert plan.group_straddles(16, 72) is True
+    assert plan.group_straddles(72, 72) is False
+    assert plan.group_straddles(96, 72) is True
+    assert plan.group_straddles(48, 384) is False
+    assert plan.group_straddles(320, 384) is True
