@@ -70,6 +70,8 @@ SCOPES: dict[str, frozenset[str]] = {
         "AirUnit": "room",
         "Room": "room",
         "FloorZone": "floor_zone",
+        "MoveInRoute": "move_in_route",  # a room's, read by the quantities of its racks
+        "RouteSegment": "move_in_route",
         "Cluster": "cluster supernode commissioning_item",
         "Supernode": "supernode cluster",
         "Network": "cluster",
@@ -247,6 +249,11 @@ ASPECT_SCOPES = {
 }
 
 
+# What a rack reads through its own placement rather than a relation: its floor zone's
+# ratings (derive_floor.py) and its room's move-in route (derive_move_in.py).
+PLACED_ON = {"rack": frozenset({"floor_zone", "move_in_route"})}
+
+
 @cache
 def _near(scope: str) -> frozenset[str]:
     """The kinds of entity a quantity of ``scope`` reads figures of: its own, those its
@@ -255,6 +262,7 @@ def _near(scope: str) -> frozenset[str]:
 
     near = {scope, *(target for (s, _), (target, _) in RELATIONS.items() if s == scope)}
     near |= {ASPECT_SCOPES[a] for a in ASPECTS.get(scope, ())}
+    near |= PLACED_ON.get(scope, frozenset())
     return frozenset(near)
 
 

@@ -269,7 +269,25 @@ def _floor(site: Site) -> list[str]:
             "zone loads"
         )
     )
-    out.append(Message("the move-in route (doors, lifts, ramps) is not modelled"))
+    with_racks = {rack.room for rack in site.racks if rack.room is not None}
+    unrouted = sum(1 for r in with_racks if site.rooms[r].move_in_route is None)
+    if unrouted:
+        out.append(
+            Message(
+                "rooms with racks that declare no move_in_route: %(n)s; whether their racks "
+                "can be brought in (doors, corridors, lifts, ramps, floors on the way) is not "
+                "judged",
+                n=f"{unrouted:,}",
+            )
+        )
+    if unrouted < len(with_racks):
+        out.append(
+            Message(
+                "a move-in route is judged segment by segment as straight passages: turns, a "
+                "rack's tilt on a ramp and at its ends, and the room the movers need are not "
+                "modelled"
+            )
+        )
     return out
 
 

@@ -202,6 +202,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
             derive_floor,
             derive_heat_rejection,
             derive_liquid,
+            derive_move_in,
             derive_power,
             derive_ride_through,
         )

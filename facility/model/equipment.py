@@ -91,6 +91,22 @@ class RackFigures(CoolantLimits):
         None, description="Width and depth of the rack on the floor"
     )
     height: Length | None = Field(None, description="Height of the rack")
+    crated_width: Length | None = Field(
+        None, description="Width of the rack in its shipping crate (move-in route, FLR-009)"
+    )
+    crated_depth: Length | None = Field(
+        None, description="Depth of the rack in its shipping crate (a lift's cab, FLR-011)"
+    )
+    crated_height: Length | None = Field(
+        None,
+        description="Height of the rack in its shipping crate, on its pallet (move-in route, "
+        "FLR-008)",
+    )
+    crated_mass: Mass | None = Field(
+        None,
+        description="Shipping mass of the rack in its crate (lifts, FLR-010; rolling loads, "
+        "FLR-013)",
+    )
     casters: int | None = Field(None, ge=1, le=16, description="Casters or feet it stands on")
     liquid_heat_fraction: Fraction | None = Field(
         None, description="Share of the heat taken by the liquid loop"

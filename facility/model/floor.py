@@ -17,6 +17,7 @@ from facility.model.fields import (
     PositiveFraction,
     Quantity,
 )
+from facility.model.route import MoveInRoute
 from facility.physics.psychrometrics import (
     PSYCHROMETRIC_MAXIMUM_TEMPERATURE,
     PSYCHROMETRIC_MINIMUM_TEMPERATURE,
@@ -124,6 +125,12 @@ class Room(Entity):
         description="Design room air condition, e.g. {dry_bulb: 24 degC, relative_humidity: "
         "50 %}, or {dew_point: 13 degC}: the room's dew point, which liquid colder than it "
         "condenses on",
+    )
+    move_in_route: MoveInRoute | None = Field(
+        None,
+        description="How racks reach this hall from the loading dock: its segments (doors, "
+        "corridors, lifts, ramps, raised floor) in order, each judged against the racks of "
+        "the hall as moved (FLR-008 to FLR-013; docs/move-in-route.md)",
     )
 
 
