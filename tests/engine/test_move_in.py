@@ -31,6 +31,8 @@ SITE = {
                      "rolling_load_rating": "10 kN"},
                     {"id": "C2", "kind": "corridor", "clear_width": "1.8 m",
                      "clear_height": "2.4 m", "rolling_load_rating": "1000 lbf"},
+                    {"id": "ramp", "kind": "ramp", "clear_width": "1.5 m",
+                     "clear_height": "2.4 m", "slope": "8 %"},
                     {"id": "RF", "kind": "raised_floor", "clear_width": "1.2 m",
                      "clear_height": "2.3 m", "rolling_load_rating": "8.9 kN"},
                 ],
@@ -101,8 +103,11 @@ def test_rolling_binds_on_the_corridor_uncrated(findings):
     assert "C2" in str(f.observed.formula)
 
 
-def test_no_ramp_no_slope_check(findings):
-    assert "FLR-012" not in findings
+def test_the_ramp_is_within_1_in_12(findings):
+    # 8 % ≤ 1/12 = 8.33 % → pass
+    f = findings["FLR-012"]
+    assert f.status == "pass"
+    assert (f.observed.value, f.limit.value) == pytest.approx((0.08, 0.0833))
 
 
 def test_every_input_of_a_route_working_is_in_its_formula(findings):
