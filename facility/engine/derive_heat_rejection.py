@@ -19,12 +19,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from facility.engine.derive_liquid import cdu_heat, coolant_name, coolant_properties
+from facility.engine.derive_liquid import (
+    cdu_heat,
+    cdu_heat_shares,
+    coolant_name,
+    coolant_properties,
+)
 from facility.engine.quantities import Context, Value, known, quantity
 from facility.messages import Message
 from facility.model.heat_rejection import AMBIENT_OF_KIND, HeatRejection
 from facility.model.site import ResolvedCdu
 from facility.physics import coolant as fluid
+from facility.physics.exchanger import capacity_at_flows
 from facility.physics.heat_rejection import (
     achievable_supply_temperature as supply_at_ambient,
 )
@@ -344,5 +350,114 @@ def primary_flow_available(ctx: Context, cdu: ResolvedCdu) -> Value:
             ("V_rated", f.rated_primary_flow, "volumetric_flow"),
             ("ΔP_available", water.differential_pressure, "pressure"),
             ("ΔP_rated", f.primary_pressure_drop, "pressure"),
+        ),
+    )
+
+
+@quantity(
+    "cdu",
+    "heat_share",
+    "power",
+    "The CDU's share of its loop's heat (by capacity at the site's approach)",
+    reads=("loop.liquid_heat", "loop:cdus", "loop.cdus:figures"),
+)
+def heat_share(ctx: Context, cdu: ResolvedCdu) -> Value:
+    return cdu_heat(ctx, cdu)
+
+
+def _rate(coolant: Any, temperature: float, flow: float) -> float | Value:
+    """ρ · cp · V̇ [W/K] of ``coolant`` at ``temperature``, or why unknown."""
+    props = coolant_properties(coolant, temperature)
+    if isinstance(props, Value):
+        return props
+    return props[0] * props[1] * flow
+
+
+def _exchanger_rated_flow(f: Any) -> float:
+    """The secondary flow of the exchanger's rating: ``rated_flow``, unless a pump is lost
+    (the single-failure analysis then scales ``rated_flow`` to the pumps still running,
+    fewer than required; the exchanger itself is unchanged). 0 when no pump runs."""
+    pumps = f.pumps
+    if pumps is not None and pumps.installed < pumps.required:
+        return 0.0 if pumps.installed == 0 else f.rated_flow * pumps.required / pumps.installed
+    return float(f.rated_flow)
+
+
+@quantity(
+    "cdu",
+    "capacity_at_site_flows",
+    "power",
+    "Heat the CDU carries at the site's approach with the primary flow available and its "
+    "share of the loop's flow (ε-NTU from its rating)",
+    reads=(
+        "figures",
+        "loop.required_flow",
+        "loop.supply_temperature",
+        "loop:cdus",
+        "loop.cdus:figures",
+    ),
+)
+def capacity_at_site_flows(ctx: Context, cdu: ResolvedCdu) -> Value:
+    f = cdu.figures
+    for field in ("capacity", "rated_approach", "rated_flow", "rated_primary_flow"):
+        if getattr(f, field) is None:
+            return _no_cdu_figure(cdu, field)
+    assert f.capacity and f.rated_approach and f.rated_flow is not None and f.rated_primary_flow
+    rated_flow = _exchanger_rated_flow(f)
+    if not rated_flow:
+        return Value(0.0, Message("no pump running: it moves no coolant"), ())
+    primary = known(ctx.get("cdu", "primary_flow_available", cdu))
+    water = ctx.site.facility_water[cdu.spec.facility_water or ""]  # the flow above needs it
+    if water.supply_temperature is None:
+        return _no_water_figure(water, "supply_temperature")
+    loop = ctx.site.loops.get(cdu.loop) if cdu.loop is not None else None
+    if loop is None or cdu.id not in loop.cdus:
+        return Value(0.0, Message("on no loop, or out of service: it carries no heat"), ())
+    shares = cdu_heat_shares(ctx, loop)
+    if isinstance(shares, Value):
+        return shares
+    secondary = known(ctx.get("tcs_loop", "required_flow", loop)) * shares[cdu.id]
+    t_tcs = known(ctx.get("tcs_loop", "supply_temperature", loop))
+    t_fw = water.supply_temperature + (water.primary_rise or 0.0) / 2
+    rates = [
+        _rate(water.coolant, t_fw, primary),
+        _rate(loop.coolant, t_tcs, secondary),
+        _rate(water.coolant, t_fw, f.rated_primary_flow),
+        _rate(loop.coolant, t_tcs, rated_flow),
+    ]
+    for rate in rates:
+        if isinstance(rate, Value):
+            return rate
+    c_p, c_s, c_p_rated, c_s_rated = (float(r) for r in rates)  # type: ignore[arg-type]
+    approach = cdu.approach
+    assert approach is not None  # the rated approach at least
+    try:
+        capacity = capacity_at_flows(
+            f.capacity, f.rated_approach, c_p_rated, c_s_rated, approach, c_p, c_s
+        )
+    except ValueError:  # ε ≥ 1 at the rating: no real exchanger has it
+        return Value.unknown(
+            Message(
+                "CDU '%(cdu)s': its rating (%(fields)s) is not a possible heat exchanger "
+                "(effectiveness ≥ 1): check the figures with its vendor",
+                cdu=cdu.id,
+                fields="capacity, rated_approach, rated_flow, rated_primary_flow",
+            )
+        )
+    return Value(
+        capacity,
+        Message(
+            "min(Q_rated, ATD / (1 / (ε · C_min) − 1 / C_s)); ε by ε-NTU (counterflow) from UA "
+            "= UA_rated · min(1, V_primary / V_primary_rated, V_secondary / "
+            "V_secondary_rated)^0.8, UA_rated from Q_rated at ATD_rated"
+        ),
+        (
+            ("Q_rated", f.capacity, "power"),
+            ("ATD_rated", f.rated_approach, "temperature_difference"),
+            ("ATD", approach, "temperature_difference"),
+            ("V_primary", primary, "volumetric_flow"),
+            ("V_primary_rated", f.rated_primary_flow, "volumetric_flow"),
+            ("V_secondary", secondary, "volumetric_flow"),
+            ("V_secondary_rated", rated_flow, "volumetric_flow"),
         ),
     )

@@ -41,7 +41,7 @@ def on_ups(ctx: Context, element_id: str) -> bool:
     "serves_liquid_racks",
     "boolean",
     "True when the CDU serves a loop with liquid-cooled racks",
-    reads=(),
+    reads=("loop:racks",),
 )
 def serves_liquid_racks(ctx: Context, cdu: Any) -> Value:
     if cdu.loop is None:

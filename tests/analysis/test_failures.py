@@ -159,6 +159,7 @@ def _no_upstream(data: dict) -> dict:
 # Every element a loss affects here only gains load (one water loop, no upstream power), so
 # no margin may improve; with two water loops, a CDU's loss unloads its own water loop (and
 # with upstream power, a busway's imbalance limit grows with its load).
+LIMIT_GROWS_WITH_LOAD = {"LIQ-027"}
 BASE = _no_upstream(
     _one_water_loop(yaml.safe_load((EXAMPLES / "small-ready.yaml").read_text(encoding="utf-8")))
 )
@@ -190,10 +191,14 @@ def test_failing_an_element_never_improves_a_margin(scale: float) -> None:
             prior = before.get(after.id)
             if prior is None or prior.margin is None or after.margin is None:
                 continue
-            assert after.margin <= prior.margin + 1e-9 * max(1.0, abs(prior.margin)), (
-                r.scenario.id,
-                after.id,
-            )
+            # LIQ-027's limit grows with its load: a CDU that takes its lost neighbour's share
+            # runs nearer its rated secondary flow, and its exchanger conducts more. Its
+            # utilisation still may not fall (below).
+            if after.rule not in LIMIT_GROWS_WITH_LOAD:
+                assert after.margin <= prior.margin + 1e-9 * max(1.0, abs(prior.margin)), (
+                    r.scenario.id,
+                    after.id,
+                )
             if prior.status == "fail":
                 assert after.status == "fail", (r.scenario.id, after.id)
             u_before, u_after = utilisation(prior), utilisation(after)
