@@ -2,7 +2,8 @@
 the commissioning evidence (``cluster:`` in the site file), and its resolution.
 
 A *supernode* is one scale-up domain: the racks or cabinets whose accelerators share one
-high-bandwidth fabric (one GB200/GB300 NVL72 rack; the 16 cabinets of a CloudMatrix 384).
+high-bandwidth fabric (one GB200/GB300 NVL72 rack; the 16 cabinets of a CloudMatrix 384). Its
+accelerators and their peak rate default to its racks' rack types (facility.engine.derive_cluster).
 Supernodes reach each other over the scale-out network; storage has its own network.
 The optional workload plan says what the cluster is for; the rules judge whether network,
 storage and supernode count can do it (facility.physics.cluster).
@@ -63,16 +64,23 @@ class Supernode(Entity):
 
     racks: list[Id] = Field(min_length=1, max_length=1000, description="Rack ids it is made of")
     accelerators_per_rack: int | None = Field(
-        None, ge=1, le=10_000, description="Accelerators in each rack (72 for an NVL72 rack)"
+        None,
+        ge=1,
+        le=10_000,
+        description="Accelerators in each rack (72 for an NVL72 rack); default: each rack's "
+        "own, from its rack type (or its catalog entry)",
     )
     accelerators: int | None = Field(
         None,
         ge=1,
         le=1_000_000,
-        description="Accelerators of the whole supernode, when its racks differ (CM384: 384)",
+        description="Accelerators of the whole supernode (CM384: 384); default: the sum over "
+        "its racks",
     )
     accelerator_peak: ComputeRate | None = Field(
-        None, description="Peak dense BF16 rate of one accelerator, e.g. '2.5 PFLOP/s'"
+        None,
+        description="Peak dense BF16 rate of one accelerator, e.g. '2.5 PFLOP/s'; default: "
+        "its racks' rack types'",
     )
     product: str | None = Field(None, max_length=200, description="e.g. 'GB300 NVL72'")
 

@@ -18,7 +18,7 @@ from facility.engine.evaluate import audit
 from facility.engine.quantities import Context
 from facility.engine.rules import Assumptions
 from facility.model.site import Site
-from tests.model._site import load
+from tests.model._site import load, problems
 
 CM384 = """\
 site: {name: CM384}
@@ -168,3 +168,19 @@ def test_the_seed_example_from_the_catalog(tmp_path: Path) -> None:
     time = by[("CLU-003", "C")]
     assert time.observed is not None
     assert time.observed.value / 86_400 == pytest.approx(18.084, abs=1e-3)
+
+
+def test_a_parallelism_names_at_least_one_group(tmp_path: Path) -> None:
+    found = problems(
+        tmp_path,
+        """\
+        site: {name: S}
+        racks: [{id: A01, type: gb200-nvl72}]
+        cluster:
+          supernodes: [{id: SN, racks: [A01]}]
+          workload: {parallelism: {}}
+        """,
+    )
+    assert [(field, message) for _, _, field, message in found] == [
+        ("cluster.workload.parallelism", "give tensor_parallel or expert_parallel")
+    ]
