@@ -45,7 +45,7 @@ COMMAND = "uv run python scripts/site_reference.py"
 SCOPES: dict[str, frozenset[str]] = {
     name: frozenset(scopes.split())
     for name, scopes in {
-        "RackFigures": "rack",
+        "RackFigures": "rack supernode",  # a supernode reads its racks' accelerators
         "RackType": "rack",
         "RackPlacement": "rack",
         "Rack": "rack",
@@ -80,7 +80,8 @@ SCOPES: dict[str, frozenset[str]] = {
         "RoceSettings": "cluster",
         "StorageNetwork": "cluster",
         "Storage": "cluster",
-        "Workload": "cluster",
+        "Workload": "cluster supernode",
+        "Parallelism": "supernode",
         "Commissioning": "commissioning_item cluster",
         "Evidence": "commissioning_item cluster",
         "Waiver": "",
@@ -176,8 +177,18 @@ def _functions() -> dict[str, list[_Function]]:
 
 def _names_read(function: _Function) -> set[str]:
     """The names ``function`` uses, itself and through what it calls (each function once)."""
+    return {name for f in _reached(function) for name in f.names}
+
+
+def _gets_read(function: _Function) -> set[tuple[str, str]]:
+    """The quantities ``function`` asks for with ctx.get, itself and through its helpers."""
+    return {got for f in _reached(function) for got in f.gets}
+
+
+def _reached(function: _Function) -> list[_Function]:
+    """``function`` and the helpers it calls (not other quantities), each once."""
     table = _functions()
-    names: set[str] = set()
+    found: list[_Function] = []
     seen: set[int] = set()
     work = [function]
     while work:
@@ -185,10 +196,10 @@ def _names_read(function: _Function) -> set[str]:
         if id(current) in seen:
             continue
         seen.add(id(current))
-        names |= current.names
+        found.append(current)
         for call in current.calls:
             work.extend(f for f in table.get(call, ()) if f.quantity is None or f is function)
-    return names
+    return found
 
 
 @cache
@@ -204,7 +215,7 @@ def _quantity_reads() -> dict[tuple[str, str], tuple[set[str], set[tuple[str, st
             if function.quantity is None:
                 continue
             scope, _name = function.quantity
-            needs = {g for g in function.gets if g[1] in specs.get(g[0], {})}
+            needs = {g for g in _gets_read(function) if g[1] in specs.get(g[0], {})}
             for entry in specs[scope][_name].reads:
                 relation, dot, read = entry.partition(".")
                 if not dot or ":" in read:
@@ -250,8 +261,12 @@ ASPECT_SCOPES = {
 
 
 # What a rack reads through its own placement rather than a relation: its floor zone's
-# ratings (derive_floor.py) and its room's move-in route (derive_move_in.py).
-PLACED_ON = {"rack": frozenset({"floor_zone", "move_in_route"})}
+# ratings (derive_floor.py) and its room's move-in route (derive_move_in.py); a supernode
+# reads its racks' figures (accelerators and peak rate, derive_cluster.py).
+PLACED_ON = {
+    "rack": frozenset({"floor_zone", "move_in_route"}),
+    "supernode": frozenset({"rack"}),
+}
 
 
 @cache
