@@ -242,12 +242,23 @@ def _air(site: Site) -> list[str]:
             "sensible heat against the air units' sensible capacity"
         )
     )
-    out.append(
-        Message(
-            "the room air's rise while its air units are without power or chilled water (a "
-            "utility loss, a chiller restart) is not judged"
+    with_racks = {rack.room for rack in site.racks if rack.room is not None}
+    unstated = [r for r in sorted(with_racks) if site.rooms[r].cooling_loss is None]
+    if unstated:
+        out.append(
+            Message(
+                "rooms with racks that state no cooling_loss: %(n)s; their air during a loss "
+                "of its cooling (a utility loss, a chiller restart) is not judged (AIR-005)",
+                n=f"{len(unstated):,}",
+            )
         )
-    )
+    if len(unstated) < len(with_racks):
+        out.append(
+            Message(
+                "the room air during a loss of its cooling is judged as two lumps, the air and "
+                "the solids stated (AIR-005): airflow and recirculation are not modelled"
+            )
+        )
     return out
 
 

@@ -13,8 +13,9 @@ from facility.engine.quantities import Context, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Rack, Site
-from facility.physics.air import residual_air_heat
+from facility.physics.air import AIR_DENSITY, AIR_SPECIFIC_HEAT, residual_air_heat
 from facility.physics.electrical import surviving_capacity
+from facility.physics.room_heating import air_ride_through_time as air_ride_through
 
 
 @scope("room", "Room")
@@ -149,3 +150,63 @@ def air_heat_in_no_room(ctx: Context, rack: Rack) -> Value:
         "P · (1 − f_liq)",
         (("P", power, "power"), ("f_liq", liquid, "fraction")),
     )
+
+
+# --- the room air during a loss of its cooling (AIR-005) -------------------------------------
+
+
+@quantity(
+    "room",
+    "models_cooling_loss",
+    "boolean",
+    "True when the room states how its air takes a loss of its cooling (cooling_loss)",
+    reads=(),
+)
+def models_cooling_loss(ctx: Context, room: Any) -> Value:
+    return Value(float(room.cooling_loss is not None))
+
+
+@quantity(
+    "room",
+    "air_ride_through_time",
+    "time",
+    "Time the room air takes from its design dry bulb to its inlet limit with its cooling lost "
+    "(air and the solids it warms, two lumps)",
+    reads=("self.air_heat",),
+)
+def air_ride_through_time(ctx: Context, room: Any) -> Value:
+    loss = room.cooling_loss
+    if loss is None:
+        return Value.unknown(Message("room '%(room)s' has no %(field)s", room=room.id,
+                                     field="cooling_loss"))  # fmt: skip
+    condition = room.design_condition
+    if condition is None or condition.dry_bulb is None:
+        return Value.unknown(
+            Message(
+                "room '%(room)s' has no %(field)s", room=room.id, field="design_condition.dry_bulb"
+            )
+        )
+    heat = known(ctx.get("room", "air_heat", room))
+    c_air = AIR_DENSITY * AIR_SPECIFIC_HEAT * loss.air_volume
+    c_solid = 0.0 if loss.solid_mass is None else loss.solid_mass * loss.solid_specific_heat
+    tau = loss.time_constant or 0.0
+    allowed = loss.inlet_limit - condition.dry_bulb
+    inputs: list[tuple[str, float, str]] = [
+        ("Q_air", heat, "power"),
+        ("V_air", loss.air_volume, "volume"),
+        ("ΔT_allow", allowed, "temperature_difference"),
+    ]
+    if c_solid:
+        formula: str = Message(
+            "t at which Q_air · t / (C_a + C_s) + C_s / (C_a + C_s) · (Q_air · τ / C_a) · (1 − "
+            "e^(−t/τ)) = ΔT_allow, C_a = ρ · cp · V_air, C_s = m_s · cp_s"
+        )
+        inputs += [
+            ("m_s", loss.solid_mass, "mass"),
+            ("cp_s", loss.solid_specific_heat, "specific_heat"),
+            ("τ", tau, "time"),
+        ]
+    else:
+        formula = Message("ρ · cp · V_air · ΔT_allow / Q_air, the air alone")
+    inputs += [("ρ", AIR_DENSITY, "density"), ("cp", AIR_SPECIFIC_HEAT, "specific_heat")]
+    return Value(air_ride_through(heat, c_air, c_solid, tau, allowed), formula, tuple(inputs))

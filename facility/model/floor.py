@@ -115,6 +115,65 @@ class RoomCondition(Strict):
         return self
 
 
+if TYPE_CHECKING:  # pragma: no cover
+    Seconds: TypeAlias = float
+    SpecificHeat: TypeAlias = float
+    Mass: TypeAlias = float
+    AirVolume: TypeAlias = float
+else:
+    Seconds = Quantity("time", gt=0)
+    SpecificHeat = Quantity("specific_heat", gt=0)
+    Mass = Quantity("mass", gt=0)
+    AirVolume = Quantity("volume", gt=0)
+
+# ASHRAE TC 9.9, Thermal Guidelines for Data Processing Environments, 5th ed. (2021): the
+# allowable inlet air of class A1 equipment reaches 32 °C (docs/references.md#ashrae-thermal-guidelines).
+A1_ALLOWABLE_INLET = 32.0
+
+
+class CoolingLoss(Strict):
+    """How the room's air takes a loss of its cooling: a utility loss, until the air units
+    and their cooling source run again (AIR-005; docs/ride-through.md)."""
+
+    air_volume: AirVolume = Field(
+        description="Air the IT equipment recirculates while the cooling is lost: the white "
+        "space with its plenums and containment"
+    )
+    inlet_limit: AirTemperature = Field(
+        A1_ALLOWABLE_INLET,
+        description="Warmest inlet air the IT equipment allows during the gap (default 32 "
+        "degC, ASHRAE class A1 allowable)",
+    )
+    solid_mass: Mass | None = Field(
+        None,
+        description="Mass of the solids the room air washes and warms (racks, servers, raised "
+        "floor): with solid_specific_heat and time_constant",
+    )
+    solid_specific_heat: SpecificHeat | None = Field(
+        None, description="Mean specific heat of those solids, e.g. 500 J/(kg*K) for steel"
+    )
+    time_constant: Seconds | None = Field(
+        None,
+        description="Time constant of air and solids, τ = 1 / (hA · (1/C_a + 1/C_s)), from a "
+        "study or a measured test",
+    )
+    basis: str | None = Field(
+        None, description="Where the solids' figures come from (a CFD study, a measured test)"
+    )
+
+    @model_validator(mode="after")
+    def _solids_whole(self) -> CoolingLoss:
+        given = [self.solid_mass, self.solid_specific_heat, self.time_constant]
+        if any(v is not None for v in given) and any(v is None for v in given):
+            raise ValueError(
+                Message(
+                    "give %(fields)s together, or none (the air alone)",
+                    fields="solid_mass, solid_specific_heat and time_constant",
+                )
+            )
+        return self
+
+
 class Room(Entity):
     name: str | None = Field(None, description="Name shown in reports")
     redundant_air_units: int = Field(
@@ -125,6 +184,11 @@ class Room(Entity):
         description="Design room air condition, e.g. {dry_bulb: 24 degC, relative_humidity: "
         "50 %}, or {dew_point: 13 degC}: the room's dew point, which liquid colder than it "
         "condenses on",
+    )
+    cooling_loss: CoolingLoss | None = Field(
+        None,
+        description="The room's air during a loss of its cooling (air volume, inlet limit, "
+        "the solids it warms): AIR-005 judges the time it takes to reach the inlet limit",
     )
     move_in_route: MoveInRoute | None = Field(
         None,

@@ -96,7 +96,7 @@ def test_an_unknown_key_with_nothing_close_lists_the_keys_of_its_place(tmp_path:
     assert problem == (
         2,
         "rooms[0].colour",
-        "unknown field 'colour' (the fields here: design_condition, id, move_in_route, name, redundant_air_units)",
+        "unknown field 'colour' (the fields here: cooling_loss, design_condition, id, move_in_route, name, redundant_air_units)",
     )
 
 

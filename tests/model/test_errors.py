@@ -722,9 +722,9 @@ def test_input_error_text_lists_each_problem_as_file_line_column(tmp_path):
         load_site(path)
     assert str(info.value).splitlines() == [
         f"{path}:2:17: rooms[0].colour: unknown field 'colour' (the fields here: "
-        "design_condition, id, move_in_route, name, redundant_air_units)",
+        "cooling_loss, design_condition, id, move_in_route, name, redundant_air_units)",
         f"{path}:2:39: rooms[1].size: unknown field 'size' (the fields here: "
-        "design_condition, id, move_in_route, name, redundant_air_units)",
+        "cooling_loss, design_condition, id, move_in_route, name, redundant_air_units)",
     ]
 
 
