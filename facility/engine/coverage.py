@@ -295,7 +295,7 @@ def _floor(site: Site) -> list[str]:
         out.append(
             Message(
                 "a move-in route is judged segment by segment as straight passages: turns, a "
-                "rack's tilt on a ramp and at its ends, and the room the movers need are not "
+                "rack's tilt on a ramp and at its ends, and the space the movers need are not "
                 "modelled"
             )
         )
