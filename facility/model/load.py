@@ -659,21 +659,15 @@ class _Resolver:
                     )
                 cdus[cdu_id].loop = loop.id
         air_units = self.air_units(cooling.air_units, room_of)
-        for i, unit in enumerate(cooling.air_units):
-            self.reference(
-                water,
-                unit.facility_water,
-                "facility water loop",
-                ("cooling", "air_units", i, "facility_water"),
-            )
         plant = self.index("heat_rejection", cooling.heat_rejection, ("cooling", "heat_rejection"))
-        for i, entry in enumerate(cooling.heat_rejection):
-            self.reference(
-                water,
-                entry.facility_water,
-                "facility water loop",
-                ("cooling", "heat_rejection", i, "facility_water"),
-            )
+        on_water: tuple[tuple[str, list[Any]], ...] = (
+            ("air_units", cooling.air_units),
+            ("heat_rejection", cooling.heat_rejection),
+        )
+        for key, entries in on_water:  # what rejects heat into (or out of) a facility water loop
+            for i, entry in enumerate(entries):
+                where: Path_ = ("cooling", key, i, "facility_water")
+                self.reference(water, entry.facility_water, "facility water loop", where)
         leak_zones = self.index("leak_zone", cooling.leak_detection, ("cooling", "leak_detection"))
         for i, zone in enumerate(cooling.leak_detection):  # LIQ-036
             path = ("cooling", "leak_detection", i)
