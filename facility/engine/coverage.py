@@ -299,6 +299,40 @@ def _floor(site: Site) -> list[str]:
                 "modelled"
             )
         )
+    return out + _space(site)
+
+
+def _space(site: Site) -> list[str]:
+    """What the space and cabling checks (FLR-014 to FLR-017) leave out."""
+    out: list[str] = []
+    if any(rack.zone is not None for rack in site.racks):
+        out.append(
+            Message(
+                "a floor zone's area is judged against its racks with half of each aisle "
+                "(FLR-014), a necessary condition: walls, end-of-row and cross aisles, columns, "
+                "CDUs and other in-row equipment are not placed"
+            )
+        )
+    laid_out = {
+        (zone.id, row.row)
+        for zone in site.zones.values()
+        if zone.layout is not None
+        for row in zone.layout.rows
+    }
+    rows = {(rack.zone, rack.row) for rack in site.racks if rack.row is not None}
+    unplaced = {row for zone, row in rows if (zone, row) not in laid_out}
+    if unplaced:
+        out.append(
+            Message(
+                "rows of racks that no floor zone's layout places: %(n)s; their length "
+                "(FLR-015) and the cable routes of their supernodes (FLR-017) are not judged",
+                n=f"{len(unplaced):,}",
+            )
+        )
+    if not any(zone.layout is not None and zone.layout.cable_trays for zone in site.zones.values()):
+        out.append(
+            Message("no cable trays in the site (floor_zones[].layout): tray fill is not judged")
+        )
     return out
 
 

@@ -205,6 +205,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
             derive_move_in,
             derive_power,
             derive_ride_through,
+            derive_space,
         )
 
         _LOADED = True

@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
-from facility.model.fields import Id, PositiveFraction, Power, Quantity
+from facility.model.fields import Id, Length, PositiveFraction, Power, Quantity
 
 if TYPE_CHECKING:  # pragma: no cover
     from facility.model.site import Rack
@@ -129,6 +129,12 @@ class ScaleUp(Strict):
 
     technology: Literal["nvlink", "ub", "other"] | None = Field(
         None, description="nvlink, ub or other"
+    )
+    reach: Length | None = Field(
+        None,
+        description="Longest channel the scale-up links support, e.g. 100 m for "
+        "400GBASE-SR8 optics on OM4 fibre (IEEE 802.3 clause 138): every cable route "
+        "between two racks of a supernode must be within it (FLR-017)",
     )
     notes: str | None = Field(None, description="Free text about the scale-up domain")
 

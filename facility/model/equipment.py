@@ -33,8 +33,10 @@ from facility.model.fields import (
 
 if TYPE_CHECKING:  # pragma: no cover - a float, as far as the type checker is concerned
     ComputeRate: TypeAlias = float
+    Clearance: TypeAlias = float
 else:  # a computation rate (FLOP/s), as the cluster plan's accelerator_peak
     ComputeRate = Quantity("computation_rate", gt=0)
+    Clearance = Quantity("length", ge=0)  # a clear distance, which may be none
 
 
 class Footprint(Strict):
@@ -106,6 +108,22 @@ class RackFigures(CoolantLimits):
         None,
         description="Shipping mass of the rack in its crate (lifts, FLR-010; rolling loads, "
         "FLR-013)",
+    )
+    front_clearance: Clearance | None = Field(
+        None,
+        description="Clear aisle the rack's maker asks for in front of it, for service "
+        "(the zone's clearances.front applies when larger; FLR-014)",
+    )
+    rear_clearance: Clearance | None = Field(
+        None,
+        description="Clear aisle the rack's maker asks for behind it, for service (the "
+        "zone's clearances.rear applies when larger; FLR-014)",
+    )
+    electrical_service_side: Literal["front", "rear", "both"] | None = Field(
+        None,
+        description="Side(s) from which live parts of the rack (power shelves, breakers) are "
+        "serviced while energized: the zone's electrical working space (NFPA 70 110.26) "
+        "applies there (FLR-014)",
     )
     casters: int | None = Field(None, ge=1, le=16, description="Casters or feet it stands on")
     liquid_heat_fraction: Fraction | None = Field(

@@ -198,6 +198,125 @@ class Room(Entity):
     )
 
 
+# Service clearances a zone gives each rack when neither the zone nor the rack's maker says
+# more (docs/space-and-cabling.md):
+# ANSI/TIA-942-A recommends a cold aisle of 1.2 m, two 600 mm floor tiles
+# (docs/references.md#tia-942-b).
+TIA_942_FRONT_CLEARANCE = 1.2
+# A typical rack maker's service clearance behind the rack, 1,000 mm (HP StorageWorks XP10000
+# site guide; docs/references.md#oem-service-clearance).
+OEM_REAR_CLEARANCE = 1.0
+# NFPA 70 110.26(A)(1): working space at least 36 in (914.4 mm) deep in front of live parts
+# examined, adjusted or serviced while energized (docs/references.md#nfpa-70-110-26).
+NEC_WORKING_SPACE = 0.9144
+
+if TYPE_CHECKING:  # pragma: no cover
+    Clearance: TypeAlias = float
+    Coordinate: TypeAlias = float
+else:
+    Clearance = Quantity("length", ge=0)
+    Coordinate = Quantity("length", ge=0)
+
+
+class ZoneClearances(Strict):
+    """The clear aisles each rack of the zone needs, in front, behind and before live parts
+    (FLR-014; a rack type's own front_clearance and rear_clearance apply when larger)."""
+
+    front: Clearance = Field(
+        TIA_942_FRONT_CLEARANCE,
+        description="Clear aisle in front of each rack (default 1.2 m, the cold aisle "
+        "ANSI/TIA-942-A recommends)",
+    )
+    rear: Clearance = Field(
+        OEM_REAR_CLEARANCE,
+        description="Clear aisle behind each rack (default 1.0 m, a rack maker's typical "
+        "service clearance)",
+    )
+    electrical_working_space: Clearance = Field(
+        NEC_WORKING_SPACE,
+        description="Depth of working space before live parts serviced while energized, on "
+        "the electrical_service_side of a rack type (default 36 in = 914.4 mm, NFPA 70 "
+        "110.26(A)(1))",
+    )
+
+
+class RowLayout(Strict):
+    """Where a row of racks stands in its room, and how long it may be."""
+
+    row: Id = Field(description="The row: the id of a rows[] block, or the row: of racks")
+    x: Coordinate = Field(
+        description="Where the row starts (the outer side of its first rack), along the "
+        "room's x axis"
+    )
+    y: Coordinate = Field(description="Where the row's rack centres stand along the y axis")
+    direction: Literal["x", "y"] = Field(
+        "x", description="The axis the row runs along (x, the default, or y: then x and y swap)"
+    )
+    length: Length | None = Field(
+        None,
+        description="Length the row may take from its start: to the wall, a column or the "
+        "end-of-row aisle it must leave clear (FLR-015)",
+    )
+    pitch: Length | None = Field(
+        None,
+        description="Centre-to-centre spacing of the row's racks (default: each rack's own "
+        "footprint width)",
+    )
+
+
+class CableBundle(Strict):
+    """Cables of one outside diameter in a tray."""
+
+    count: int = Field(ge=0, le=1_000_000, description="Number of cables")
+    diameter: Length = Field(description="Outside diameter of one cable")
+    description: str | None = Field(
+        None, max_length=200, description="What they are, e.g. '800G MPO-16 trunks, OM4'"
+    )
+
+
+class CableTray(Strict):
+    """A cable tray (ladder, wire basket, ventilated trough) over or under the zone."""
+
+    id: Id = Field(description="Name of the tray (unique in its zone)")
+    width: Length = Field(description="Inside width of the tray")
+    depth: Length = Field(
+        description="Usable inside (loading) depth; over 150 mm counts as 150 mm (NFPA 70 "
+        "392.22(A)(2))"
+    )
+    cables: list[CableBundle] = Field(
+        [], description="The cables it carries at its fullest section (FLR-016)"
+    )
+
+
+class ZoneLayout(Strict):
+    """Where the zone's rows stand (in the room's coordinates) and its cable trays."""
+
+    rows: list[RowLayout] = Field(
+        [], description="The rows standing in this zone: start, axis, length, pitch"
+    )
+    cable_drop: Clearance | None = Field(
+        None,
+        description="Vertical run of a cable at each end, from the rack's ports to the tray "
+        "and its slack (the supernodes' optical reach, FLR-017)",
+    )
+    cable_trays: list[CableTray] = Field(
+        [], description="The zone's cable trays with the cables each carries (FLR-016)"
+    )
+
+    @model_validator(mode="after")
+    def _named_once(self) -> ZoneLayout:
+        for field, names in (
+            ("rows", [r.row for r in self.rows]),
+            ("cable_trays", [t.id for t in self.cable_trays]),
+        ):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise ValueError(
+                    Message("%(field)s names '%(name)s' more than once", field=field, name=twice[0])
+                )
+        return self
+
+
 class FloorZone(Entity):
     room: Id | None = Field(None, description="The room this zone is in")
     construction: Literal["slab", "raised_floor"] = Field(
@@ -217,4 +336,14 @@ class FloorZone(Entity):
         None,
         description="Clear height above this floor to the lowest obstruction (ceiling, "
         "cable tray, busway, containment roof)",
+    )
+    clearances: ZoneClearances = Field(
+        ZoneClearances(),
+        description="Clear aisles each rack needs: front, rear, electrical working space "
+        "(FLR-014: the racks with them fit the zone's area)",
+    )
+    layout: ZoneLayout | None = Field(
+        None,
+        description="Where the zone's rows stand and how long they may be (FLR-015), its "
+        "cable trays (FLR-016) and the cables' drop (FLR-017); docs/space-and-cabling.md",
     )

@@ -2,7 +2,8 @@
 
 small-ready: 4 racks of 135 kW nominal (155 kW peak, PF 0.95), 90 % to liquid, PG25 loop
 TCS-1 with two 1,350 kW / 1,200 L/min CDUs, facility water 1,500 L/min at an 8 K rise, two
-70 kW air units with one redundant, a 40 m² zone rated 25 kPa, racks of 1,500 kg.
+70 kW air units with one redundant, a 40 m² zone rated 25 kPa, racks of 1,500 kg on
+600 × 1,200 mm with the default aisles (1.2 m in front, 1.0 m behind).
 """
 
 from __future__ import annotations
@@ -87,11 +88,15 @@ def test_liquid_loop_binds_on_flow_with_a_cdu_out(small) -> None:
     }
 
 
-def test_floor_zone_binds_on_the_zone_aggregate(small) -> None:
-    # (4 + n) · 1,500 kg · 9.80665 / 40 m² ≤ 25 kPa → 4 + n ≤ 67.98 → n = 63
+def test_floor_zone_binds_on_space_not_on_its_rating(small) -> None:
+    # The rating alone would take 63 more: (4 + n) · 1,500 kg · 9.80665 / 40 m² ≤ 25 kPa →
+    # 4 + n ≤ 67.98. With their aisles (1.2 m in front, 1.0 m behind, each shared with the row
+    # across) each 600 × 1,200 mm rack claims 0.6 · (1.2 + 0.6 + 0.5) = 1.38 m²:
+    #   (4 + n) · 1.38 ≤ 40 → 4 + n ≤ 28.99 → n = 24 (29 racks: 40.02 m² > 40 m², FLR-014)
     floor = domain(small, "floor zone")
-    assert floor.racks == 63
-    assert [f.rule for f in floor.binding] == ["FLR-003"]
+    assert floor.racks == 24
+    assert [f.rule for f in floor.binding] == ["FLR-014"]
+    assert floor.binding[0].observed.value == pytest.approx(29 * 1.38)
 
 
 def test_power_path_binds_on_the_busways_and_the_ups(small) -> None:
@@ -137,7 +142,7 @@ def test_a_domain_that_already_fails_has_no_headroom(tmp_path: Path) -> None:
     assert (air.racks, air.failing_already) == (0, True)
     assert [(f.rule, f.entity_id, f.status) for f in air.binding] == [("AIR-002", "R1", "fail")]
     assert report.overall.racks == 0 and report.overall.failing_already
-    assert domain(report, "floor zone").racks == 63  # the other domains still searched
+    assert domain(report, "floor zone").racks == 24  # the other domains still searched
     assert not domain(report, "floor zone").failing_already
 
 
@@ -158,9 +163,11 @@ def test_stranded_capacity_at_the_limit(small) -> None:
     ride = next(f for f in domain(small, "liquid loop").stranded if f.entity_id == "TCS-1")
     assert ride.rule == "LIQ-021"
     assert ride.margin == pytest.approx(75.4, abs=0.2)
-    # zone: 5 · 1,500 · 9.80665 / 40 = 1.84 kPa of 25 kPa → 23.2 kPa stranded
-    zone = next(f for f in domain(small, "floor zone").stranded if f.rule == "FLR-003")
-    assert zone.margin == pytest.approx(25_000 - 5 * 1_500 * 9.80665 / 40)
+    # zone: its space is tighter than its rating (5 · 1.38 = 6.9 m² of 40 m², 17 %, against
+    # 5 · 1,500 · 9.80665 / 40 = 1.84 kPa of 25 kPa, 7 %): 40 − 6.9 = 33.1 m² stranded
+    zone = next(f for f in domain(small, "floor zone").stranded if f.entity_id == "Z-R1")
+    assert zone.rule == "FLR-014"
+    assert zone.margin == pytest.approx(40 - 5 * 1.38)
     assert domain(small, "room air").stranded == []  # the binding domain strands nothing
 
 
