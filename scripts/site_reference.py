@@ -11,8 +11,10 @@ from the source, not listed by hand:
 1. each derived quantity (``@quantity`` in ``facility/engine/derive_*.py``) reads the fields
    whose names its function uses — as ``x.field``, ``getattr(x, "field")`` or a ``"field"``
    string — directly or through the helpers and properties (``facility/model/site.py``) it
-   calls; a field name that several kinds of entity have counts only for a quantity of a scope
-   that kind belongs to (:data:`SCOPES`);
+   calls; a function that reads an attribute named by a variable (``getattr(x, which)``) also
+   reads every string of the module-level constants it uses, its module's or imported from
+   the package (``which = AMBIENT_OF_KIND[entry.kind]``); a field name that several kinds of
+   entity have counts only for a quantity of a scope that kind belongs to (:data:`SCOPES`);
 2. each quantity also reads what it declares (``reads=``, :mod:`facility.engine.reads`): the
    quantities of its own entity (``self.x``) and of related ones (``pdus_below.pdu_load``);
 3. each rule reads the quantities its ``observed``, ``limit`` and ``when`` name.
@@ -69,6 +71,8 @@ SCOPES: dict[str, frozenset[str]] = {
         "Coolant": "tcs_loop facility_water rack",
         "AirUnit": "room",
         "Room": "room",
+        "RoomCondition": "room",
+        "CoolingLoss": "room",
         "FloorZone": "floor_zone",
         "MoveInRoute": "move_in_route",  # a room's, read by the quantities of its racks
         "RouteSegment": "move_in_route",
@@ -121,12 +125,80 @@ class _Function:
     calls: set[str] = field(default_factory=set)  # functions (and properties) it may call
     gets: set[tuple[str, str]] = field(default_factory=set)  # ctx.get("scope", "quantity")
     quantity: tuple[str, str] | None = None  # (scope, name) when it is a @quantity
+    dynamic: bool = False  # it reads an attribute named by a variable: getattr(x, which)
+    constants: set[str] = field(default_factory=set)  # the strings of the constants it uses
 
 
-def _scan(node: ast.FunctionDef) -> _Function:
-    """What a function's body uses (not its decorators: a quantity's own name is no field)."""
+def _strings(node: ast.AST) -> set[str]:
+    return {
+        sub.value
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str)
+    }
+
+
+def _own_constants(tree: ast.Module) -> dict[str, set[str]]:
+    """The strings of each module-level assignment of ``tree`` (``AMBIENT_OF_KIND = {...}``)."""
+    found: dict[str, set[str]] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                found.setdefault(target.id, set()).update(_strings(value))
+    return found
+
+
+def _module_file(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _constants(tree: ast.Module) -> dict[str, set[str]]:
+    """The module-level constants a function of ``tree`` can use, by the name it uses: the
+    module's own and those it imports from the package (``from facility.model.x import Y``)."""
+    found = _own_constants(tree)
+    for statement in tree.body:
+        if not (
+            isinstance(statement, ast.ImportFrom)
+            and statement.level == 0
+            and (statement.module or "").split(".")[0] == "facility"
+        ):
+            continue
+        path = _module_file(statement.module or "")
+        if path is None:
+            continue
+        theirs = _own_constants(ast.parse(path.read_text(encoding="utf-8")))
+        for alias in statement.names:
+            if alias.name in theirs:
+                found[alias.asname or alias.name] = theirs[alias.name]
+    return found
+
+
+def _is_dynamic_getattr(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) >= 2
+        and not isinstance(node.args[1], ast.Constant)
+    )
+
+
+def _scan(node: ast.FunctionDef, constants: dict[str, set[str]] | None = None) -> _Function:
+    """What a function's body uses (not its decorators: a quantity's own name is no field);
+    ``constants``: the module-level constants it can name (:func:`_constants`)."""
     found = _Function()
+    constants = constants or {}
     body = [sub for statement in node.body for sub in ast.walk(statement)]
+    found.dynamic = any(_is_dynamic_getattr(sub) for sub in body)
     quantity_names: set[int] = set()  # the constants of ctx.get("scope", "quantity")
     for sub in body:
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute):
@@ -144,6 +216,7 @@ def _scan(node: ast.FunctionDef) -> _Function:
                 found.names.add(sub.value)
         elif isinstance(sub, ast.Name):
             found.calls.add(sub.id)
+            found.constants |= constants.get(sub.id, set())
     return found
 
 
@@ -167,17 +240,25 @@ def _functions() -> dict[str, list[_Function]]:
     files.append(ROOT / "facility" / "model" / "site.py")
     table: dict[str, list[_Function]] = {}
     for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = _constants(tree)
+        for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef):
-                scanned = _scan(node)
+                scanned = _scan(node, constants)
                 scanned.quantity = _quantity_of(node)
                 table.setdefault(node.name, []).append(scanned)
     return table
 
 
 def _names_read(function: _Function) -> set[str]:
-    """The names ``function`` uses, itself and through what it calls (each function once)."""
-    return {name for f in _reached(function) for name in f.names}
+    """The names ``function`` uses, itself and through what it calls (each function once);
+    where one of them reads an attribute named by a variable, the strings of the constants
+    they use too (the variable's values come from somewhere: a table of field names)."""
+    reached = _reached(function)
+    names = {name for f in reached for name in f.names}
+    if any(f.dynamic for f in reached):
+        names |= {name for f in reached for name in f.constants}
+    return names
 
 
 def _gets_read(function: _Function) -> set[tuple[str, str]]:
@@ -262,9 +343,11 @@ ASPECT_SCOPES = {
 
 # What a rack reads through its own placement rather than a relation: its floor zone's
 # ratings (derive_floor.py) and its room's move-in route (derive_move_in.py); a supernode
-# reads its racks' figures (accelerators and peak rate, derive_cluster.py).
+# reads its racks' figures (accelerators and peak rate, derive_cluster.py); a TCS loop the
+# design condition of the room it runs in (its dew point, derive_condensation.py).
 PLACED_ON = {
     "rack": frozenset({"floor_zone", "move_in_route"}),
+    "tcs_loop": frozenset({"room"}),
     "supernode": frozenset({"rack"}),
 }
 
@@ -290,6 +373,19 @@ def _own_fields(scope: str) -> frozenset[str]:
         for name in model.model_fields
         if scope in SCOPES.get(_owner(model, name).__name__, frozenset())
     )
+
+
+@cache
+def _holders(owner: str) -> frozenset[str]:
+    """The names of the fields that hold a block of class ``owner`` (``design_condition``
+    holds a RoomCondition), when no field of another class has that name."""
+    found = {
+        name
+        for model in _models()
+        for name, info in model.model_fields.items()
+        if any(sub.__name__ == owner for sub in _submodels(info.annotation))
+    }
+    return frozenset(found - _ambiguous())
 
 
 @cache
@@ -324,7 +420,12 @@ def _read_by(owner: str, name: str) -> list[str]:
         if scopes is None or name not in _ambiguous() or scope in scopes:
             scope_ok = True
         else:  # a neighbour's field, unless the quantity's own kind has a field of that name
-            scope_ok = bool(_near(scope) & scopes) and name not in _own_fields(scope)
+            # and the quantity names no field that holds the neighbour's block (a loop's
+            # dry_bulb is its site's design_ambient's unless it reads a design_condition)
+            names = reads[quantity][0]
+            scope_ok = bool(_near(scope) & scopes) and (
+                name not in _own_fields(scope) or bool(_holders(owner) & names)
+            )
         return scope_ok and name in reads[quantity][0]
 
     return sorted(
