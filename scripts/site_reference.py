@@ -53,7 +53,7 @@ SCOPES: dict[str, frozenset[str]] = {
         "Rack": "rack",
         "Row": "rack",
         "Numbering": "rack",
-        "Footprint": "rack",
+        "Footprint": "rack floor_zone supernode",  # a zone's space, a rack's place in its row
         "FlowPoint": "rack",
         "TemperatureRange": "rack",
         "PduGroup": "rack pdu",
@@ -73,13 +73,18 @@ SCOPES: dict[str, frozenset[str]] = {
         "Room": "room",
         "RoomCondition": "room",
         "CoolingLoss": "room",
-        "FloorZone": "floor_zone",
+        "FloorZone": "floor_zone rack supernode",  # a rack reads its zone's layout
+        "ZoneClearances": "floor_zone",
+        "ZoneLayout": "floor_zone rack supernode cable_tray",
+        "RowLayout": "rack supernode",
+        "CableTray": "cable_tray",
+        "CableBundle": "cable_tray",
         "MoveInRoute": "move_in_route",  # a room's, read by the quantities of its racks
         "RouteSegment": "move_in_route",
         "Cluster": "cluster supernode commissioning_item",
         "Supernode": "supernode cluster",
         "Network": "cluster",
-        "ScaleUp": "cluster",
+        "ScaleUp": "cluster supernode",  # a supernode's cable routes against its reach
         "ScaleOut": "cluster",
         "RoceSettings": "cluster",
         "StorageNetwork": "cluster",
