@@ -47,7 +47,7 @@ COMMAND = "uv run python scripts/site_reference.py"
 SCOPES: dict[str, frozenset[str]] = {
     name: frozenset(scopes.split())
     for name, scopes in {
-        "RackFigures": "rack supernode",  # a supernode reads its racks' accelerators
+        "RackFigures": "rack supernode thermal_test",  # a supernode reads its racks' accelerators
         "RackType": "rack",
         "RackPlacement": "rack",
         "Rack": "rack",
@@ -81,7 +81,7 @@ SCOPES: dict[str, frozenset[str]] = {
         "CableBundle": "cable_tray",
         "MoveInRoute": "move_in_route",  # a room's, read by the quantities of its racks
         "RouteSegment": "move_in_route",
-        "Cluster": "cluster supernode commissioning_item",
+        "Cluster": "cluster supernode commissioning_item thermal_test monitoring_layer",
         "Supernode": "supernode cluster",
         "Network": "cluster",
         "ScaleUp": "cluster supernode",  # a supernode's cable routes against its reach
@@ -91,8 +91,18 @@ SCOPES: dict[str, frozenset[str]] = {
         "Storage": "cluster",
         "Workload": "cluster supernode",
         "Parallelism": "supernode",
-        "Commissioning": "commissioning_item cluster",
+        "Commissioning": "commissioning_item cluster thermal_test monitoring_layer",
         "Evidence": "commissioning_item cluster",
+        "ThermalTest": "thermal_test commissioning_item",
+        "CardMonitoring": "monitoring_layer commissioning_item",
+        "LinkMonitoring": "monitoring_layer commissioning_item",
+        "SchedulerMonitoring": "monitoring_layer commissioning_item",
+        "TrainingMonitoring": "monitoring_layer commissioning_item",
+        "_Metric": "monitoring_layer",  # the metrics' common base: their source
+        "CardMetric": "monitoring_layer",
+        "LinkMetric": "monitoring_layer",
+        "SchedulerMetric": "monitoring_layer",
+        "TrainingMetric": "monitoring_layer",
         "Waiver": "",
         "DocumentControl": "",
         "Revision": "",
@@ -349,11 +359,13 @@ ASPECT_SCOPES = {
 # What a rack reads through its own placement rather than a relation: its floor zone's
 # ratings (derive_floor.py) and its room's move-in route (derive_move_in.py); a supernode
 # reads its racks' figures (accelerators and peak rate, derive_cluster.py); a TCS loop the
-# design condition of the room it runs in (its dew point, derive_condensation.py).
+# design condition of the room it runs in (its dew point, derive_condensation.py); the
+# single-rack thermal test its tested rack's figures and its loop (derive_evidence.py).
 PLACED_ON = {
     "rack": frozenset({"floor_zone", "move_in_route"}),
     "tcs_loop": frozenset({"room"}),
     "supernode": frozenset({"rack"}),
+    "thermal_test": frozenset({"rack", "tcs_loop"}),
 }
 
 

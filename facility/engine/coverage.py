@@ -343,7 +343,29 @@ def _cluster(site: Site) -> list[str]:
                 "no cluster plan (cluster:): network, storage and training-time checks are not run"
             )
         ]
-    return []
+    out: list[str] = []
+    test = site.cluster.thermal_test
+    if test is not None and test.rack is not None:
+        tested = test.rack.type.id
+        untested = {r.type.id for r in site.racks if r.type.is_liquid} - {tested}
+        if untested:
+            out.append(
+                Message(
+                    "liquid-cooled rack types that the single-rack thermal test (of a "
+                    "'%(tested)s' rack) does not cover: %(n)s; their racks' limits are not "
+                    "proven by a test (CLU-016 to CLU-021)",
+                    tested=tested,
+                    n=f"{len(untested):,}",
+                )
+            )
+    out.append(
+        Message(
+            "commissioning evidence is judged as recorded: the thermal test's measurements and "
+            "the monitoring layers' metrics are taken from the record, not verified against "
+            "the sensors, exporters or dashboards they name"
+        )
+    )
+    return out
 
 
 def _redundancy(analysed: bool, judged: bool) -> list[str]:

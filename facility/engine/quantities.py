@@ -198,6 +198,7 @@ def catalogue() -> dict[str, dict[str, QuantitySpec]]:
             derive_condensation,
             derive_coolant,
             derive_coolant_quality,
+            derive_evidence,
             derive_failure,
             derive_floor,
             derive_heat_rejection,

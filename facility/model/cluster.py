@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from facility.messages import Message
 from facility.model.base import Entity, Strict
-from facility.model.fields import Id, Length, PositiveFraction, Power, Quantity
+from facility.model.fields import Flow, Id, Length, PositiveFraction, Power, Quantity, Temperature
 
 if TYPE_CHECKING:  # pragma: no cover
     from facility.model.site import Rack
@@ -263,6 +263,132 @@ class Evidence(Strict):
     notes: str | None = Field(None, description="Free text")
 
 
+class ThermalTest(Evidence):
+    """The single-rack thermal test as measured: one rack run at full load on its TCS loop
+    before bulk deployment. Judged against the tested rack's limits (CLU-016 to CLU-021)."""
+
+    rack: Id | None = Field(None, description="The rack that was tested (its type sets the limits)")
+    rack_power: Power | None = Field(
+        None, description="IT power the rack drew at steady state during the test"
+    )
+    flow: Flow | None = Field(None, description="Coolant flow measured at the rack")
+    supply_temperature: Temperature | None = Field(
+        None, description="Coolant temperature measured at the rack's inlet"
+    )
+    return_temperature: Temperature | None = Field(
+        None, description="Coolant temperature measured at the rack's outlet"
+    )
+    max_chip_temperature: Temperature | None = Field(
+        None, description="Hottest accelerator (chip) temperature recorded during the test"
+    )
+    throttle_events: int | None = Field(
+        None,
+        ge=0,
+        le=1_000_000_000,
+        description="Thermal or power throttling events the accelerators logged during the test",
+    )
+    duration: Duration | None = Field(
+        None, description="Time the rack ran at full load, e.g. '4 h'"
+    )
+
+
+# The metrics each monitoring layer must cover (CLU-022), in report order: the seeds' four
+# layers of monitoring (docs/evidence.md).
+MONITORING_METRICS: dict[str, tuple[str, ...]] = {
+    "card": ("temperature", "throttling", "errors"),
+    "link": ("loss", "retransmits", "downgrades"),
+    "scheduler": ("queueing", "fragmentation"),
+    "training": ("throughput_jitter", "communication_share"),
+}
+
+
+class _Metric(Strict):
+    source: str = Field(
+        min_length=1,
+        max_length=500,
+        description="Where the metric comes from: exporter, counter or dashboard, e.g. "
+        "'DCGM_FI_DEV_GPU_TEMP via dcgm-exporter'",
+    )
+
+
+class CardMetric(_Metric):
+    metric: Literal["temperature", "throttling", "errors"] = Field(
+        description="temperature, throttling or errors (ECC, Xid)"
+    )
+
+
+class LinkMetric(_Metric):
+    metric: Literal["loss", "retransmits", "downgrades"] = Field(
+        description="loss (drops, symbol errors), retransmits or downgrades (link width or speed)"
+    )
+
+
+class SchedulerMetric(_Metric):
+    metric: Literal["queueing", "fragmentation"] = Field(
+        description="queueing (jobs waiting, wait time) or fragmentation (free accelerators "
+        "no job can use)"
+    )
+
+
+class TrainingMetric(_Metric):
+    metric: Literal["throughput_jitter", "communication_share"] = Field(
+        description="throughput_jitter (step time or tokens/s spread) or communication_share "
+        "(share of a step spent in collectives)"
+    )
+
+
+def _metrics_once(metrics: list[Any]) -> None:
+    seen: set[str] = set()
+    for m in metrics:
+        if m.metric in seen:
+            raise ValueError(Message("metric '%(metric)s' is listed twice", metric=m.metric))
+        seen.add(m.metric)
+
+
+class CardMonitoring(Evidence):
+    metrics: list[CardMetric] = Field(
+        [], description="Card-level metrics collected, each with its source"
+    )
+
+    @model_validator(mode="after")
+    def _once(self) -> CardMonitoring:
+        _metrics_once(self.metrics)
+        return self
+
+
+class LinkMonitoring(Evidence):
+    metrics: list[LinkMetric] = Field(
+        [], description="Link-level metrics collected, each with its source"
+    )
+
+    @model_validator(mode="after")
+    def _once(self) -> LinkMonitoring:
+        _metrics_once(self.metrics)
+        return self
+
+
+class SchedulerMonitoring(Evidence):
+    metrics: list[SchedulerMetric] = Field(
+        [], description="Scheduler-level metrics collected, each with its source"
+    )
+
+    @model_validator(mode="after")
+    def _once(self) -> SchedulerMonitoring:
+        _metrics_once(self.metrics)
+        return self
+
+
+class TrainingMonitoring(Evidence):
+    metrics: list[TrainingMetric] = Field(
+        [], description="Training-level metrics collected, each with its source"
+    )
+
+    @model_validator(mode="after")
+    def _once(self) -> TrainingMonitoring:
+        _metrics_once(self.metrics)
+        return self
+
+
 # The commissioning items an auditor wants ticked, in report order.
 COMMISSIONING_ITEMS = (
     "single_rack_thermal_test",
@@ -280,8 +406,10 @@ COMMISSIONING_ITEMS = (
 class Commissioning(Strict):
     """Commissioning evidence; an item that is not here is a finding, not silence."""
 
-    single_rack_thermal_test: Evidence | None = Field(
-        None, description="One rack run at full load on the loop before bulk deployment"
+    single_rack_thermal_test: ThermalTest | None = Field(
+        None,
+        description="One rack run at full load on the loop before bulk deployment, with what "
+        "was measured",
     )
     loop_flushing: Evidence | None = Field(
         None, description="TCS loops flushed to their cleanliness criterion before first fill"
@@ -292,11 +420,17 @@ class Commissioning(Strict):
     pfc_ecn_verification: Evidence | None = Field(
         None, description="PFC and ECN verified on the RDMA fabric under load"
     )
-    monitoring_card: Evidence | None = Field(None, description="Accelerator (card) monitoring")
-    monitoring_link: Evidence | None = Field(None, description="Link and fabric monitoring")
-    monitoring_scheduler: Evidence | None = Field(None, description="Scheduler/job monitoring")
-    monitoring_training: Evidence | None = Field(
-        None, description="Training-level monitoring (loss, throughput, stalls)"
+    monitoring_card: CardMonitoring | None = Field(
+        None, description="Accelerator (card) monitoring, with the metrics it collects"
+    )
+    monitoring_link: LinkMonitoring | None = Field(
+        None, description="Link and fabric monitoring, with the metrics it collects"
+    )
+    monitoring_scheduler: SchedulerMonitoring | None = Field(
+        None, description="Scheduler/job monitoring, with the metrics it collects"
+    )
+    monitoring_training: TrainingMonitoring | None = Field(
+        None, description="Training-level monitoring, with the metrics it collects"
     )
     failover_drill: Evidence | None = Field(
         None, description="A failover drill (node, link or CDU loss) with the job restarting"
@@ -332,6 +466,24 @@ class CommissioningItem:
     evidence: Evidence | None
 
 
+@dataclass(frozen=True, slots=True)
+class ResolvedThermalTest:
+    """The single-rack thermal test; ``id`` is the tested rack's (or the item's name when the
+    record names none, or a rack the site does not have)."""
+
+    id: str
+    record: ThermalTest
+    rack: Rack | None
+
+
+@dataclass(frozen=True, slots=True)
+class MonitoringLayer:
+    """One of the four monitoring layers (card, link, scheduler, training), declared or not."""
+
+    id: str
+    evidence: CardMonitoring | LinkMonitoring | SchedulerMonitoring | TrainingMonitoring | None
+
+
 @dataclass(slots=True)
 class ResolvedCluster:
     id: str
@@ -339,6 +491,8 @@ class ResolvedCluster:
     supernodes: dict[str, ResolvedSupernode]
     workload_supernodes: list[ResolvedSupernode] = field(default_factory=list)
     items: list[CommissioningItem] = field(default_factory=list)
+    thermal_test: ResolvedThermalTest | None = None
+    monitoring: list[MonitoringLayer] = field(default_factory=list)
 
 
 def resolve_cluster(
@@ -398,4 +552,31 @@ def resolve_cluster(
             (*base, "commissioning", name)
         )
         items.append(CommissioningItem(name, evidence))
-    return ResolvedCluster(cluster.id, cluster, supernodes, chosen, items)
+    test = _thermal_test(resolver, cluster.commissioning.single_rack_thermal_test, by_id)
+    layers = []
+    for layer in MONITORING_METRICS:
+        resolver.locations[("monitoring_layer", layer)] = resolver.source.locate(
+            (*base, "commissioning", f"monitoring_{layer}")
+        )
+        layers.append(MonitoringLayer(layer, getattr(cluster.commissioning, f"monitoring_{layer}")))
+    return ResolvedCluster(cluster.id, cluster, supernodes, chosen, items, test, layers)
+
+
+def _thermal_test(
+    resolver: Any, record: ThermalTest | None, by_id: dict[str, Rack]
+) -> ResolvedThermalTest | None:
+    if record is None:
+        return None
+    path = ("cluster", "commissioning", "single_rack_thermal_test")
+    rack = None
+    if record.rack is not None:
+        rack = by_id.get(record.rack)
+        if rack is None:
+            known = ", ".join(sorted(by_id)[:8]) or Message("none are defined")
+            resolver.problem(
+                (*path, "rack"),
+                Message("unknown rack '%(ref)s' (known: %(known)s)", ref=record.rack, known=known),
+            )
+    test_id = rack.id if rack is not None else "single_rack_thermal_test"
+    resolver.locations[("thermal_test", test_id)] = resolver.source.locate(path)
+    return ResolvedThermalTest(test_id, record, rack)

@@ -132,6 +132,16 @@ class RackFigures(CoolantLimits):
     allowed_supply_temperature: TemperatureRange | None = Field(
         None, description="TCS supply temperature range the rack accepts"
     )
+    max_chip_temperature: Temperature | None = Field(
+        None,
+        description="Highest accelerator (chip) temperature the vendor allows before it "
+        "throttles; the single-rack thermal test is judged against it (CLU-019)",
+    )
+    max_return_temperature: Temperature | None = Field(
+        None,
+        description="Highest coolant temperature the vendor allows at the rack's outlet; the "
+        "single-rack thermal test is judged against it (CLU-019)",
+    )
     design_coolant_rise: TemperatureRise | None = Field(
         None,
         description="Coolant temperature rise across the rack; with its heat, sets the flow it needs",
@@ -206,7 +216,7 @@ class RackFigures(CoolantLimits):
 # Figures only a rack that draws power has: given for a passive rack, they contradict it.
 _POWERED_ONLY = (
     "nominal_power", "peak_power", "liquid_heat_fraction", "design_flow", "flow_table",
-    "pressure_drop_curve", "flow_per_power_band",
+    "pressure_drop_curve", "flow_per_power_band", "max_chip_temperature",
     "power_inputs_per_side", "power_shelves", "power_shelf_rating", "redundant_power_shelves",
 )  # fmt: skip
 

@@ -86,6 +86,10 @@ def entity_kind_word(kind: str, n: int = 1) -> str:
         return ngettext("cluster", "clusters", n)
     if kind == "commissioning_item":
         return ngettext("commissioning item", "commissioning items", n)
+    if kind == "thermal_test":
+        return ngettext("single-rack thermal test", "single-rack thermal tests", n)
+    if kind == "monitoring_layer":
+        return ngettext("monitoring layer", "monitoring layers", n)
     if kind == "single_failure":
         return ngettext("single failure", "single failures", n)
     return kind.replace("_", " ")
@@ -120,6 +124,12 @@ def counted_kind_word(kind: str, n: int) -> str:
         return npgettext("after a count", "cluster", "clusters", n)
     if kind == "commissioning_item":
         return npgettext("after a count", "commissioning item", "commissioning items", n)
+    if kind == "thermal_test":
+        return npgettext(
+            "after a count", "single-rack thermal test", "single-rack thermal tests", n
+        )
+    if kind == "monitoring_layer":
+        return npgettext("after a count", "monitoring layer", "monitoring layers", n)
     if kind == "single_failure":
         return npgettext("after a count", "single failure", "single failures", n)
     return kind.replace("_", " ")
@@ -143,6 +153,8 @@ def entity_kind_name(kind: str) -> str:
         "supernode": pgettext("entity kind", "supernode"),
         "cluster": pgettext("entity kind", "cluster"),
         "commissioning_item": pgettext("entity kind", "commissioning_item"),
+        "thermal_test": pgettext("entity kind", "thermal_test"),
+        "monitoring_layer": pgettext("entity kind", "monitoring_layer"),
         "single_failure": pgettext("entity kind", "single_failure"),
     }
     return names.get(kind, kind)

@@ -11,7 +11,16 @@ Report date 2026-11-29. The workload runs on the 8 GB300 NVL72 racks (SN-A01 …
         step 6 × 70e9 × 16e6 / 5.76e17 = 11.67 s → 0.29 % (≤ 5 %)
   data  5.76e17 / (6 × 70e9) = 1.371e6 tokens/s × 4 B = 5.5 MB/s ≤ 200 GB/s
 Commissioning: failover_drill has no record (CLU-013); single_rack_thermal_test 2025-09-15 is
-440 d old > 180 d (CLU-014). Everything else of the hall is Hall B3's own verdicts.
+440 d old > 180 d (CLU-014). Its measured figures pass against A01's type gb300-b3:
+  power   136.2 kW ≥ 100 % × 135 kW nominal                                    (CLU-016)
+  supply  40.0 °C in 20–45 °C: min(20, 5) = 5 K ≥ 0 K                          (CLU-017)
+  flow    190 L/min ≥ 121.5 kW / (1,007.68 kg/m³ × 3,973.0 J/(kg·K) × 10 K)
+          = 3.0348e-3 m³/s = 182.09 L/min (PG25 at the 45 °C mean)             (CLU-018)
+  return  49.6 − 60 = −10.4 K ≤ 0 K (no chip maximum: the chip is not judged)  (CLU-019)
+  0 throttle events ≤ 0 (CLU-020); 6 h ≥ 4 h (CLU-021).
+The link monitoring layer declares loss and retransmits, not downgrades: 1 > 0 (CLU-022); the
+other three layers declare all their metrics. Everything else of the hall is Hall B3's own
+verdicts.
 The supernodes state no accelerators or peak: each NVL72 takes 72 × 2.5 PFLOP/s from the
 catalog's gb300-nvl72, SN-B 12 × 32 NPUs at 752 TFLOP/s from atlas-900-a3-cabinet. TP = 8:
 72 mod 8 = 0 on each workload supernode (CLU-015 passes); SN-B runs no workload (no finding).
@@ -35,6 +44,7 @@ FAILING_CLUSTER = {
     ("CLU-004", "B3-cluster"),
     ("CLU-013", "failover_drill"),
     ("CLU-014", "single_rack_thermal_test"),
+    ("CLU-022", "link"),
 }
 
 
@@ -67,9 +77,31 @@ def test_the_hand_worked_figures(result: AuditResult) -> None:
     assert age.observed is not None and age.observed.value == 440 * 86_400
 
 
+def test_the_thermal_test_by_hand(result: AuditResult) -> None:
+    by = {f.rule: f for f in result.findings if f.entity_kind == "thermal_test"}
+    assert {f.entity_id for f in by.values()} == {"A01"}
+    assert {code: f.status for code, f in by.items()} == dict.fromkeys(
+        ("CLU-016", "CLU-017", "CLU-018", "CLU-019", "CLU-020", "CLU-021"), "pass"
+    )
+    values = {code: (f.observed.value, f.limit.value) for code, f in by.items()}  # type: ignore[union-attr]
+    assert values["CLU-016"] == (136_200.0, 135_000.0)
+    assert values["CLU-017"] == pytest.approx((5.0, 0.0))
+    assert values["CLU-018"][0] == pytest.approx(190 / 60_000)
+    assert values["CLU-018"][1] * 60_000 == pytest.approx(182.09, abs=0.01)
+    assert values["CLU-019"] == pytest.approx((-10.4, 0.0))
+    assert values["CLU-021"] == (6 * 3_600.0, 4 * 3_600.0)
+    layers = {f.entity_id: f.status for f in result.findings if f.rule == "CLU-022"}
+    assert layers == {"card": "pass", "link": "fail", "scheduler": "pass", "training": "pass"}
+
+
 def test_the_hall_checks_are_hall_b3s(result: AuditResult) -> None:
     plain = audit(load_site("examples/hall-b3.yaml"))
-    hall = {(f.rule, f.entity_id, f.status) for f in result.findings if f.area != "cluster"}
+    # the hall's own checks: not the cluster plan's, nor a supernode's place on the floor (FLR-017)
+    hall = {
+        (f.rule, f.entity_id, f.status)
+        for f in result.findings
+        if f.area != "cluster" and f.entity_kind != "supernode"
+    }
     assert hall == {(f.rule, f.entity_id, f.status) for f in plain.findings}
 
 
