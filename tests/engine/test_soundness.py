@@ -263,58 +263,8 @@ def test_power_inputs_per_side_decide_the_pdu_loads() -> None:
     assert side.status == "fail"
 
 
-def test_every_physical_field_of_the_site_file_is_read() -> None:
-    """A field the model accepts is read by the engine, the analyses or the reports; an
-    accepted figure that nothing reads would be judged silently by nothing."""
-    from pydantic import BaseModel
-
-    # Words for people, and structure the loader reads (the scale-up fabric is described by its
-    # technology and notes only; a rack's overrides are merged into its figures, whose own
-    # fields are walked here).
-    descriptive = {"name", "notes", "description", "location", "design_intent", "product",
-                   "technology", "schema_version", "extends", "digits", "pdu_types", "ticket",
-                   "scale_up", "overrides"}  # fmt: skip
-    fields: set[str] = set()
-    seen: set[type] = set()
-
-    def walk(model: type[BaseModel]) -> None:
-        if model in seen:
-            return
-        seen.add(model)
-        for name, info in model.model_fields.items():
-            fields.add(name)
-            for inner in _models(info.annotation):
-                walk(inner)
-
-    walk(SiteDocument)
-    package = Path(__file__).resolve().parents[2] / "facility"
-    code = "\n".join(
-        p.read_text(encoding="utf-8")
-        for p in package.rglob("*.py")
-        if "model" not in p.relative_to(package).parts[:1]
-        and "imports" not in p.relative_to(package).parts[:1]
-    )
-    from facility.model.cluster import COMMISSIONING_ITEMS
-
-    # Commissioning items are judged one by one by name (CLU-013, CLU-014).
-    read_by_name = set(COMMISSIONING_ITEMS)
-    unread = {
-        name
-        for name in fields - descriptive - read_by_name
-        if not re.search(r"[.'\"]" + re.escape(name) + r"\b", code)
-    }
-    assert unread == set()
-
-
-def _models(annotation: Any) -> list[type]:
-    from pydantic import BaseModel
-
-    found = []
-    for arg in (*getattr(annotation, "__args__", ()), annotation):
-        for inner in (*getattr(arg, "__args__", ()), arg):
-            if isinstance(inner, type) and issubclass(inner, BaseModel):
-                found.append(inner)
-    return found
+# Every field the site file accepts is read by a check or is no physical input: one walk of
+# the schema, tests/model/test_schema_walk.py.
 
 
 def test_the_starter_site_pairs_each_pdu_with_a_power_input(tmp_path: Path) -> None:

@@ -3,10 +3,8 @@ the schema has a stable ``$id``, and the starter ``facility init`` writes points
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -95,19 +93,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "site-file.md"
 
 
-@pytest.fixture(scope="module")
-def reference():
-    spec = importlib.util.spec_from_file_location(
-        "site_reference", ROOT / "scripts" / "site_reference.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[spec.name]
+# ``reference`` (scripts/site_reference.py as a module) is tests/model/conftest.py's.
 
 
 @pytest.fixture(scope="module")
