@@ -686,8 +686,14 @@ def render() -> str:
         "*structure* marks a reference to other entities (`loop: TCS-A`, `fed_by`, "
         "`catalog`) or a count that makes entities (`racks: {prefix: A, count: 8}`): it "
         "decides which entities exist and what they connect to, so every check of those "
-        "entities depends on it. Ids and names only say which entity a finding is about (—); "
-        "a block's own row says *see its fields*.",
+        "entities depends on it. A block's own row says *see its fields*. A field no check "
+        "reads shows —: an id or a name (which entity a finding is about), words for people, "
+        "document control and waivers, how the reports show figures (`display_units`), the "
+        "file format, or a figure only the power account or an analysis reads "
+        "(`efficiency`: the losses and pPUE). tests/model/test_schema_walk.py walks every "
+        "row and fails on a — that is not in its reviewed table of such fields, each with its "
+        "reason and the code that reads it, or in its short list of physical figures no check "
+        "judges yet (`power.sources[].modules.required`, `cluster.storage.capacity`).",
         "",
         "The same descriptions are in the JSON Schema (`facility schema > site.schema.json`), "
         "which editors show while you type (see the README, *Writing a site file*).",
