@@ -50,6 +50,7 @@ ALWAYS_EVALUATED = {
     "PWR-008": "applies only to sources that declare modules (when: has_modules)",
     "PWR-009": "counts sides in service; a rack that declares no PDUs has 0",
     "PWR-014": "compares the declared side names above each PDU",
+    "FLR-016": "a cable tray's width, depth and cables' count and diameter are all required",
     "CLU-013": "every commissioning item is judged: a missing record counts as missing",
     "CLU-022": "every monitoring layer is judged: a layer without a record misses every metric",
 }
