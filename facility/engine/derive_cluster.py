@@ -339,6 +339,14 @@ def storage_read_bandwidth(ctx: Context, cluster: ResolvedCluster) -> Value:
     return Value(b, "B_read", (("B_read", b, "data_rate"),))
 
 
+@quantity("cluster", "storage_capacity", "data_size", "Usable storage capacity", reads=())
+def storage_capacity(ctx: Context, cluster: ResolvedCluster) -> Value:
+    c = cluster.spec.storage.capacity
+    if c is None:
+        return Value.unknown(_no_storage("capacity"))
+    return Value(c, "C_storage", (("C_storage", c, "data_size"),))
+
+
 def _no_storage(name: str) -> Message:
     return Message("the cluster's storage states no %(field)s", field=name)
 

@@ -605,6 +605,26 @@ def source_capacity_after_module_loss(ctx: Context, source: Any) -> Value:
 
 @quantity(
     "power_source",
+    "source_capacity_of_required_modules",
+    "apparent_power",
+    "Capacity of the modules the source declares its load needs (N = required)",
+    reads=(),
+)
+def source_capacity_of_required_modules(ctx: Context, source: Any) -> Value:
+    m = source.modules
+    if m is None:
+        return Value.unknown(
+            Message("source '%(source)s' declares no %(field)s", source=source.id, field="modules")
+        )
+    return Value(
+        m.required * m.capacity,
+        "n_required · S_module",
+        (("n_required", m.required, "count"), ("S_module", m.capacity, "apparent_power")),
+    )
+
+
+@quantity(
+    "power_source",
     "source_real_capacity_after_module_loss",
     "power",
     "Real power of the modules with one module failed ((n − 1) · S_module · PF)",

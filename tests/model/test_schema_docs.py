@@ -181,10 +181,10 @@ def test_the_reference_says_which_rules_read_a_field(rows):
     # FLR-001: rack mass over its footprint against the zone's uniform load rating.
     assert "FLR-001" in codes(rows["floor_zones[].uniform_load_rating"])
     assert "FLR-001" in codes(rows["rack_types[].footprint.width"])
-    # LIQ-010: N+1 pumps; no rule reads a UPS's required module count (only installed ones:
-    # the capacity after one module is lost is (installed − 1) · S_module).
+    # LIQ-010: N+1 pumps; a UPS's required module count is PWR-022's alone (PWR-008 judges
+    # (installed − 1) · S_module): a field of one name on two kinds of entity is not confused.
     assert "LIQ-010" in codes(rows["cooling.cdus[].pumps.required"])
-    assert rows["power.sources[].modules.required"]["read_by"] == "—"
+    assert codes(rows["power.sources[].modules.required"]) == {"PWR-022"}
     assert "PWR-007" in codes(rows["power.sources[].modules.installed"])
     # A field of the same name on another kind of entity is not confused with it: the PDU
     # type's voltage is not a busway's (PWR-005 reads the busway's).

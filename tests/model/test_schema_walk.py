@@ -5,9 +5,9 @@ rules that read each field worked out from the source). A row whose *Read by* is
 ``structure`` (references, counts that make entities), ``see its fields`` (a block) or a role
 (the design intent picks the profile) is judged. A row that reads ``—`` must be in
 :data:`NOT_PHYSICAL`, a small reviewed table of fields that are not physical inputs, each with
-its reason and, where code reads it, the module that does; or in :data:`UNJUDGED`, the
-physical figures no check reads yet, each with what would judge it. Both tables fail when an
-entry outlives its reason (the field is gone, or a rule reads it now).
+its reason and, where code reads it, the module that does. A physical figure no check reads
+has no table to go in: a check must read it, or the model must refuse it. The table fails when
+an entry outlives its reason (the field is gone, or a rule reads it now).
 
 An entry names a field by one of its paths and covers every path of the same declared field
 (``rack_types[].name`` also covers ``rows[].overrides.name``; ``rooms[].id``, every entity's
@@ -106,22 +106,6 @@ NOT_PHYSICAL: dict[str, Reason] = {
                       ("facility/model/layers.py",)),
 }  # fmt: skip
 
-# Physical figures the model accepts that no check reads yet, each with what would judge it.
-# Reported (issue 20); an entry fails here once a rule reads the field, so the list only
-# shrinks.
-UNJUDGED: dict[str, str] = {
-    "power.sources[].modules.required": (
-        "the designer's N: PWR-008 judges the load against (installed − 1) modules whatever N "
-        "says; the model only refuses required > installed. Either a rule that the declared "
-        "N modules carry the load, or the field refused"
-    ),
-    "cluster.storage.capacity": (
-        "a rule that the storage holds the checkpoints kept (checkpoint_size × a retained "
-        "count parameter ≤ capacity) would read it"
-    ),
-}
-
-
 # --- the walk ------------------------------------------------------------------------------
 
 
@@ -154,7 +138,7 @@ def covered(key: str, fields: list[Field]) -> list[Field]:
 
 
 def explained(fields: list[Field]) -> set[str]:
-    return {f.path for key in [*NOT_PHYSICAL, *UNJUDGED] for f in covered(key, fields)}
+    return {f.path for key in NOT_PHYSICAL for f in covered(key, fields)}
 
 
 def test_every_field_is_read_by_a_check_or_is_not_a_physical_input(fields):
@@ -165,7 +149,7 @@ def test_every_field_is_read_by_a_check_or_is_not_a_physical_input(fields):
     )
 
 
-@pytest.mark.parametrize("key", [*NOT_PHYSICAL, *UNJUDGED])
+@pytest.mark.parametrize("key", list(NOT_PHYSICAL))
 def test_each_entry_names_fields_no_rule_reads(key, fields):
     found = covered(key, fields)
     assert found, f"{key} names no field of the site file"
@@ -174,8 +158,7 @@ def test_each_entry_names_fields_no_rule_reads(key, fields):
     )
 
 
-def test_the_tables_are_disjoint_and_their_reasons_known():
-    assert set(NOT_PHYSICAL).isdisjoint(UNJUDGED)
+def test_the_table_names_its_reasons():
     assert {r.kind for r in NOT_PHYSICAL.values()} <= CLASSES
     # what the report, the waiver engine, the account or an analysis reads names its module
     needs_where = (DOCUMENT, PRESENTATION, ACCOUNT)
