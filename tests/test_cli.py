@@ -60,7 +60,7 @@ def test_check_small_ready_site():
     assert "486.0 kW to TCS loops (TCS-1 486.0 kW)" in result.stdout
     assert "+ 54.0 kW to room air (R1 54.0 kW)" in result.stdout
     assert (
-        "verdict: READY — checks: 0 failed, 274 passed, 0 not evaluated, 0 waived\n"
+        "verdict: READY — checks: 0 failed, 275 passed, 0 not evaluated, 0 waived\n"
         "  Every check passes or is waived"
     ) in result.stdout
 

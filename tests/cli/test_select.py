@@ -115,7 +115,8 @@ def test_select_from_the_config_file_and_the_command_line_over_it(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "facility.toml").write_text('select = ["FLR"]\n')
     data = json.loads(run("check", site, "-f", "json").stdout)
-    assert {f["rule"] for f in data["findings"]} <= {f"FLR-00{i}" for i in range(1, 10)}
+    rules = {f["rule"] for f in data["findings"]}
+    assert rules and all(rule.startswith("FLR-") for rule in rules)
     data = json.loads(run("check", site, "-f", "json", "--select", "PWR-001").stdout)
     assert {f["rule"] for f in data["findings"]} == {"PWR-001"}
     (tmp_path / "facility.toml").write_text('\n\nselect = ["FLRR"]\n')
