@@ -42,8 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "docs" / "site-file.md"
 COMMAND = "uv run python scripts/site_reference.py"
 
-# The scopes (kinds of entity rules run on) each model's fields belong to; a model not listed
-# (the document, the site info, conventions) is site-wide.
+# The scopes (kinds of entity rules run on) each model's fields belong to; the models of
+# SITE_WIDE are read by quantities of any scope. Every model is in one of the two
+# (tests/model/test_schema_walk.py): a model in neither would be matched by name against every
+# kind of entity, and a field of the same name elsewhere could pass for it.
 SCOPES: dict[str, frozenset[str]] = {
     name: frozenset(scopes.split())
     for name, scopes in {
@@ -103,12 +105,24 @@ SCOPES: dict[str, frozenset[str]] = {
         "LinkMetric": "monitoring_layer",
         "SchedulerMetric": "monitoring_layer",
         "TrainingMetric": "monitoring_layer",
+        "NonItLoad": "power_source distribution cdu facility_water room",
+        "OutletBank": "pdu rack",
+        "LoopTopology": "tcs_loop",
+        "QuickDisconnects": "tcs_loop",
+        "CoolantQuality": "tcs_loop",
+        "FluidAnalysis": "tcs_loop",
+        "LeakZone": "tcs_loop",
+        "FractionBand": "rack cdu tcs_loop",  # a loop's, a rack's or a CDU's accepted band
+        "PhBand": "rack cdu tcs_loop",
+        "FlowPerPowerBand": "rack",
+        "PressureDropPoint": "rack",
         "Waiver": "",
         "DocumentControl": "",
         "Revision": "",
         "Signer": "",
     }.items()
 }
+SITE_WIDE = frozenset({"SiteDocument", "SiteInfo", "Conventions", "Power", "Cooling"})
 NOT_INPUTS = frozenset({"id", "name"})  # how findings name an entity, not what a check reads
 # Fields that make entities rather than describe one: the loader expands them (rows into racks,
 # PDU groups into PDUs, counted air units into units). Like references (fields of type Id),
@@ -402,7 +416,16 @@ def _holders(owner: str) -> frozenset[str]:
         for name, info in model.model_fields.items()
         if any(sub.__name__ == owner for sub in _submodels(info.annotation))
     }
-    return frozenset(found - _ambiguous())
+    return frozenset(found - _ambiguous()) | RESOLVED_HOLDERS.get(owner, frozenset())
+
+
+# The attributes of the resolved entities (facility/model/site.py) that hold a block whose
+# fields the file writes flat: a rack type's figures are ``rack.type.figures``, a CDU's
+# ``cdu.figures`` (its catalog entry merged with the site's own).
+RESOLVED_HOLDERS = {
+    "RackFigures": frozenset({"figures"}),
+    "CduFigures": frozenset({"figures"}),
+}
 
 
 @cache

@@ -229,3 +229,13 @@ def test_every_rule_a_row_names_exists(reference, fields):
         for code in f.read_by.split(", ")
     }
     assert named <= codes
+
+
+def test_every_model_says_which_kinds_of_entity_read_it(reference: ModuleType) -> None:
+    """A model with no scope would be matched by name against every kind of entity: a field
+    of the same name elsewhere (a load's ``count``, a quick disconnect's ``pressure_drop``)
+    could pass for it, and an unread field would hide behind it."""
+    models = {section.model.__name__ for section in reference.sections()}
+    declared = set(reference.SCOPES) | set(reference.SITE_WIDE)
+    assert sorted(models - declared) == []
+    assert set(reference.SCOPES).isdisjoint(reference.SITE_WIDE)
