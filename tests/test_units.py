@@ -32,7 +32,7 @@ PSI = LBF / 0.0254**2  # Pa
 PSF = LBF / 0.3048**2  # Pa
 
 
-# --- the unit strings PRODUCT.md promises -------------------------------------------------
+# --- the unit strings the README promises ------------------------------------------------
 
 PROMISED = [
     # 132 kW = 132 · 1000 W

@@ -223,7 +223,7 @@ def test_small_ready_site_passes_every_check_of_the_hall_b3_table(small):
     largest_out = sorted(c.figures.capacity for c in cdus)[:-1]
     assert sum(largest_out) >= heat
     # CDU flow with the largest CDU out: PG25 at 41 °C mean, interpolated between the 35 °C
-    # and 45 °C rows of domain.md §3.2: ρ = 1012.5 − 0.6 · 5.3 = 1009.32 kg/m³,
+    # and 45 °C rows of Melinder (2010), docs/references.md#melinder-2010: ρ = 1012.5 − 0.6 · 5.3 = 1009.32 kg/m³,
     # cp = 3957 + 0.6 · 24 = 3971.4 J/(kg·K); 486,000 / (1009.32 · 3971.4 · 10) = 0.012125 m³/s
     # = 727.5 L/min; allow 3 % for the volume → mass fraction (25 vol % ≈ 25.9 mass %).
     assert loop.coolant.fluid == "propylene_glycol"

@@ -2,7 +2,8 @@
 
 Expected values are worked by hand in the comments. Tolerances: rel 1e-9 (``EXACT``) against
 exact hand values; half a unit of the last published digit against rounded published figures
-(Hall B3 scenario, domain.md §3.1).
+(Hall B3 scenario; air properties from ASHRAE Fundamentals ch. 1,
+docs/references.md#ashrae-fundamentals-ch1).
 """
 
 import doctest
@@ -22,7 +23,7 @@ EXACT = 1e-9  # relative tolerance: float round-off only
 
 
 def test_air_constants_match_domain_reference():
-    # domain.md §3.1: ρ_air ≈ 1.2 kg/m³, cp_air ≈ 1.006 kJ/(kg·K)
+    # ASHRAE Fundamentals ch. 1: ρ_air ≈ 1.2 kg/m³, cp_air ≈ 1.006 kJ/(kg·K)
     assert pytest.approx(1.2, rel=EXACT) == AIR_DENSITY
     assert pytest.approx(1006.0, rel=EXACT) == AIR_SPECIFIC_HEAT
 
@@ -73,9 +74,9 @@ def test_residual_air_heat_rejects_negative_heat():
     ("air_temperature_rise", "exact", "published"),
     [
         # 1,000 W / (1.2 · 1006 · ΔT):
-        (10.0, 0.082836, 0.083),  # 1,000 / 12,072.0 = 0.082836 m³/s (domain.md: 0.083)
-        (12.0, 0.069030, 0.069),  # 1,000 / 14,486.4 = 0.069030 m³/s (domain.md: 0.069)
-        (15.0, 0.055224, 0.055),  # 1,000 / 18,108.0 = 0.055224 m³/s (domain.md: 0.055)
+        (10.0, 0.082836, 0.083),  # 1,000 / 12,072.0 = 0.082836 m³/s (published: 0.083)
+        (12.0, 0.069030, 0.069),  # 1,000 / 14,486.4 = 0.069030 m³/s (published: 0.069)
+        (15.0, 0.055224, 0.055),  # 1,000 / 18,108.0 = 0.055224 m³/s (published: 0.055)
     ],
 )
 def test_required_airflow_per_kilowatt_matches_domain_table(air_temperature_rise, exact, published):
@@ -86,7 +87,7 @@ def test_required_airflow_per_kilowatt_matches_domain_table(air_temperature_rise
 
 
 def test_required_airflow_per_kilowatt_in_cfm():
-    # domain.md §3.1: 176 CFM per kW at 10 K. 0.082836 m³/s / 0.00047194745 m³/s per CFM
+    # The published rule of thumb: 176 CFM per kW at 10 K. 0.082836 m³/s / 0.00047194745 m³/s per CFM
     # (1 ft³/min = 0.3048³ m³ / 60 s) = 175.5 CFM ≈ 176 (±0.5 CFM)
     cubic_foot_per_minute = 0.3048**3 / 60.0
     assert required_airflow(1e3, 10.0) / cubic_foot_per_minute == pytest.approx(176.0, abs=0.5)

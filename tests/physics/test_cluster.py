@@ -2,7 +2,8 @@
 
 Published figures used: GB200/GB300 NVL72 = 72 GPUs per NVLink domain; NVIDIA quotes 360 PFLOPS
 FP16/BF16 per GB200 NVL72 with sparsity, i.e. 180 PFLOPS dense = 2.5 PFLOP/s per GPU;
-ConnectX-7 400 Gb/s and ConnectX-8 800 Gb/s per GPU (domain.md §1.1).
+ConnectX-7 400 Gb/s and ConnectX-8 800 Gb/s per GPU (docs/references.md#nvidia-dgx-gb200-user-guide,
+docs/references.md#nvidia-nvl72-enterprise-ra).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Expected values come from CoolProp (a test-only dependency; its values recorded in
 data/coolprop.json, checked against it live with ``-m slow``), from the published property
-table in domain.md §3.2, or are worked by hand in the comments — never from another function
+table of Melinder (2010) (docs/references.md#melinder-2010), or are worked by hand in the comments — never from another function
 of the project.
 """
 
@@ -138,7 +138,7 @@ def test_melinder_polynomial_reduces_to_constant_term_at_fit_centre(
 @pytest.mark.parametrize(
     ("mass_fraction", "temperature", "rho", "cp", "mu_millipascal_seconds"),
     [
-        # domain.md §3.2 (Melinder 2010 via Modelica Buildings), PG by mass:
+        # Melinder (2010) via Modelica Buildings (docs/references.md#melinder-2010), PG by mass:
         (0.25, 20.0, 1019.3, 3921.0, 2.45),
         (0.25, 35.0, 1012.5, 3957.0, 1.54),
         (0.25, 45.0, 1007.2, 3981.0, 1.20),
@@ -160,7 +160,7 @@ def test_propylene_glycol_reproduces_domain_table(
 
 @pytest.mark.parametrize(
     ("mass_fraction", "expected"),
-    [(0.25, -9.8), (0.30, -12.8)],  # domain.md §3.2: PG 25 % → -9.8 °C, PG 30 % → -12.8 °C
+    [(0.25, -9.8), (0.30, -12.8)],  # Melinder (2010): PG 25 % → -9.8 °C, PG 30 % → -12.8 °C
 )
 def test_propylene_glycol_freezing_point_matches_domain_table(mass_fraction, expected) -> None:
     assert freezing_point("propylene_glycol", mass_fraction) == pytest.approx(expected, abs=0.05)
@@ -242,12 +242,12 @@ def test_volume_fraction_from_mass_fraction_rejects_bad_input(fluid, mass_fracti
         volume_fraction_from_mass_fraction(fluid, mass_fraction)
 
 
-# --- Heat balance worked by hand (ρ, cp from the published table, domain.md §3.2) ------------
+# --- Heat balance worked by hand (ρ, cp from the published table, Melinder 2010) ------------
 
 
 def test_required_flow_for_row_a_pg25_matches_reference_scenario() -> None:
     # Hall B3, TCS-A: 8 racks · 135 kW · 0.9 liquid = 972 kW, PG25 (mass) at ~41 °C mean, 10 K.
-    # ρ, cp at 41 °C, interpolated by hand between the 35 and 45 °C rows of domain.md §3.2:
+    # ρ, cp at 41 °C, interpolated by hand between the 35 and 45 °C rows of Melinder (2010):
     #   ρ  = 1012.5 + 0.6 · (1007.2 - 1012.5) = 1012.5 - 3.18 = 1009.32 kg/m³
     #   cp = 3957 + 0.6 · (3981 - 3957) = 3957 + 14.4 = 3971.4 J/(kg·K)
     # V̇ = 60000 · Q / (ρ · cp · ΔT) = 60000 · 972000 / (1009.32 · 3971.4 · 10)
@@ -259,7 +259,7 @@ def test_required_flow_for_row_a_pg25_matches_reference_scenario() -> None:
 
 def test_required_flow_for_row_b_water_matches_reference_scenario() -> None:
     # Hall B3, TCS-B: 12 · 32 kW · 0.85 = 326.4 kW of water at 35 °C (ρ = 994.4 kg/m³,
-    # cp = 4179 J/(kg·K), domain.md §3.2), 8 K rise:
+    # cp = 4179 J/(kg·K), IAPWS-95), 8 K rise:
     # V̇ = 60000 · 326400 / (994.4 · 4179 · 8) = 1.9584e10 / 33244780.8 = 589.08 L/min
     # (scenario: ≈590 L/min ≤ 900 L/min)
     flow = required_coolant_flow(326_400.0, 8.0, 994.4, 4179.0)
@@ -268,23 +268,23 @@ def test_required_flow_for_row_b_water_matches_reference_scenario() -> None:
 
 
 def test_required_flow_per_kilowatt_matches_rule_of_thumb() -> None:
-    # domain.md §3.3: PG25 (mass) at 35 °C and 10 K needs 1.50 L/min per kW.
+    # From Melinder (2010) at 35 °C: PG25 (mass) at a 10 K rise needs 1.50 L/min per kW.
     # 60000 · 1000 / (1012.5 · 3957 · 10) = 6e7 / 40064625 = 1.4976 L/min
     flow = required_coolant_flow(1000.0, 10.0, 1012.5, 3957.0)
     assert litres_per_minute(flow) == pytest.approx(1.4976, abs=1e-4)
 
 
 def test_coolant_temperature_rise_for_lenovo_gb300_at_45_celsius() -> None:
-    # domain.md §1.1: 90 % of 135 kW = 121.5 kW to liquid at 177 L/min, 45 °C water
-    # (ρ = 990.5, cp = 4179, domain.md §3.2). V̇ = 177 / 60000 = 0.00295 m³/s.
+    # Lenovo LP2357 (docs/references.md#lenovo-lp2357): 90 % of 135 kW = 121.5 kW to liquid at 177 L/min, 45 °C water
+    # (ρ = 990.5, cp = 4179, IAPWS-95). V̇ = 177 / 60000 = 0.00295 m³/s.
     # ΔT = Q / (ρ · V̇ · cp) = 121500 / (990.5 · 0.00295 · 4179) = 121500 / 12210.94 = 9.950 K
-    # (domain.md: "≈10 K at 45 °C")
+    # (Lenovo LP2357: "≈10 K at 45 °C")
     rise = coolant_temperature_rise(121_500.0, 177.0 / 60_000.0, 990.5, 4179.0)
     assert rise == pytest.approx(9.950, abs=1e-3)
 
 
 def test_pg25_needs_3_7_percent_more_flow_than_water_at_35_celsius() -> None:
-    # domain.md §3.2 at 35 °C: water ρ·cp = 994.4 · 4179 = 4155597.6; PG25 ρ·cp =
+    # the property tables at 35 °C (IAPWS-95 water, Melinder 2010 PG25): water ρ·cp = 994.4 · 4179 = 4155597.6; PG25 ρ·cp =
     # 1012.5 · 3957 = 4006462.5. Flow ratio = 4155597.6 / 4006462.5 = 1.03722 (≈ +3.7 %).
     water = required_coolant_flow(100_000.0, 10.0, 994.4, 4179.0)
     glycol = required_coolant_flow(100_000.0, 10.0, 1012.5, 3957.0)
@@ -292,7 +292,7 @@ def test_pg25_needs_3_7_percent_more_flow_than_water_at_35_celsius() -> None:
 
 
 def test_correlations_reproduce_glycol_effect_at_35_celsius() -> None:
-    # domain.md §3.3: PG25 needs ≈3.7 % more flow than water (ρ·cp ratio 1.037) and has ≈2.1×
+    # From the tables: PG25 needs ≈3.7 % more flow than water (ρ·cp ratio 1.037) and has ≈2.1×
     # its viscosity (1.54 / 0.72 = 2.14). The correlations (CoolProp's water fit, Melinder's PG)
     # must reproduce both effects.
     volumetric_heat_capacity_ratio = (
@@ -360,7 +360,7 @@ def test_properties_work_elementwise_on_arrays() -> None:
     assert flows[1] == pytest.approx(2 * flows[0], rel=1e-14)
 
 
-# --- Vendor flow table (Lenovo GB300 NVL72, domain.md §1.1) -------------------------------------
+# --- Vendor flow table (Lenovo GB300 NVL72, LP2357 Table 27) -------------------------------------
 
 LENOVO_GB300_TABLE = [
     (temperature, litres / LITRES_PER_MINUTE_PER_CUBIC_METRE_PER_SECOND)
@@ -447,7 +447,7 @@ def test_glycol_mass_fraction_outside_0_to_0_6_is_rejected(fluid, mass_fraction)
 
 @pytest.mark.parametrize("function", [density, specific_heat, viscosity])
 def test_glycol_below_its_freezing_point_is_rejected(function) -> None:
-    # PG25 (mass) freezes at -9.8 °C (domain.md §3.2): -9 °C is liquid, -11 °C is not.
+    # PG25 (mass) freezes at -9.8 °C (Melinder 2010): -9 °C is liquid, -11 °C is not.
     function("propylene_glycol", 0.25, -9.0)
     with pytest.raises(ValueError, match="below the freezing point"):
         function("propylene_glycol", 0.25, -11.0)

@@ -3,7 +3,7 @@
 Expected values are worked by hand in the comments. Tolerances:
 - ``EXACT`` (rel 1e-9) where the hand value is exact and only float round-off can differ;
 - half a unit of the last published digit where the expected value is a rounded published
-  figure (Hall B3 scenario, domain.md §5.3).
+  figure (Hall B3 scenario; NEC 210.20(A), docs/references.md#nec-210-20a).
 """
 
 import doctest
@@ -36,9 +36,9 @@ EXACT = 1e-9  # relative tolerance: float round-off only
 @pytest.mark.parametrize(
     ("voltage", "current", "expected_kva"),
     [
-        # domain.md §5.3: 1φ 230 V 16 A -> 230 · 16 = 3,680 VA = 3.68 kVA
+        # PDU nameplates: 1φ 230 V 16 A -> 230 · 16 = 3,680 VA = 3.68 kVA
         (230.0, 16.0, 3.68),
-        # domain.md §5.3: 1φ 230 V 32 A -> 230 · 32 = 7,360 VA = 7.36 kVA
+        # PDU nameplates: 1φ 230 V 32 A -> 230 · 32 = 7,360 VA = 7.36 kVA
         (230.0, 32.0, 7.36),
     ],
 )
@@ -73,7 +73,7 @@ def test_three_phase_apparent_power_hall_b3_pdu_nameplate():
 @pytest.mark.parametrize(
     ("line_to_line_voltage", "current", "expected_kva"),
     [
-        # domain.md §5.3 nameplates, √3 · V_LL · I, published to 0.1 kVA (tolerance ±0.05 kVA):
+        # PDU nameplates, √3 · V_LL · I, published to 0.1 kVA (tolerance ±0.05 kVA):
         (208.0, 30.0, 10.8),  # 1.7320508 · 6,240 = 10,808 VA
         (208.0, 60.0, 21.6),  # 1.7320508 · 12,480 = 21,616 VA
         (400.0, 32.0, 22.2),  # 1.7320508 · 12,800 = 22,170 VA
@@ -95,7 +95,7 @@ def test_three_phase_apparent_power_matches_domain_table(
 
 
 def test_three_phase_apparent_power_busway_example():
-    # domain.md §5.6: 800 A busway at 415 V: √3 · 415 · 800 = 575,041 VA ≈ 575 kVA (±0.5 kVA)
+    # An 800 A busway at 415 V: √3 · 415 · 800 = 575,041 VA ≈ 575 kVA (±0.5 kVA)
     assert three_phase_apparent_power(415.0, 800.0) / 1e3 == pytest.approx(575.0, abs=0.5)
 
 
@@ -138,7 +138,7 @@ def test_apparent_power_hall_b3_row_b_peak():
 
 
 def test_apparent_power_domain_nvl72_example():
-    # domain.md §5.3: 120 kW at PF 0.98 -> 120,000 / 0.98 = 122,449 VA ≈ 122 kVA (±0.5 kVA)
+    # 120 kW at PF 0.98 -> 120,000 / 0.98 = 122,449 VA ≈ 122 kVA (±0.5 kVA)
     assert apparent_power(120e3, 0.98) / 1e3 == pytest.approx(122.0, abs=0.5)
 
 
@@ -216,7 +216,7 @@ def test_continuous_capacity_hall_b3_row_b_side():
 @pytest.mark.parametrize(
     ("nameplate_kva", "expected_kva"),
     [
-        # domain.md §5.3 "At 80 %" column, 0.8 · nameplate (nameplates from √3·V·I above),
+        # The continuous-load "at 80 %" figure (NEC 210.20(A)), 0.8 · nameplate (nameplates from √3·V·I above),
         # published to 0.1 kVA; tolerance ±0.05 kVA
         (10.808, 8.6),  # 3φ 208 V 30 A: 0.8 · 10.808 = 8.646
         (22.170, 17.7),  # 3φ 400 V 32 A: 0.8 · 22.170 = 17.736
@@ -254,7 +254,7 @@ def test_continuous_capacity_rejects_negative_rating():
 @pytest.mark.parametrize(
     ("apparent_kva", "voltage", "expected_current"),
     [
-        # domain.md §5.3, published to 1 A (tolerance ±0.5 A):
+        # Published to 1 A (tolerance ±0.5 A):
         # 155 kW / 0.98 = 158,163 VA; / (√3 · 415) = 158,163 / 718.80 = 220.0 A
         (155e3 / 0.98 / 1e3, 415.0, 220.0),
         # 158,163 / (√3 · 480) = 158,163 / 831.38 = 190.2 A

@@ -2,7 +2,8 @@
 
 Expected values are worked by hand in the comments with g_n = 9.80665 m/s². Tolerances:
 rel 1e-9 (``EXACT``) against exact hand values; half a unit of the last published digit
-against rounded published figures (Hall B3 scenario, domain.md §6.3).
+against rounded published figures (the Hall B3 floor scenario,
+docs/references.md#ibm-floor-loading).
 """
 
 import doctest
@@ -33,7 +34,7 @@ def test_standard_gravity_is_the_cgpm_value():
 
 
 def test_filled_mass_adds_coolant():
-    # 1,300 kg + 0.040 m³ · 1,019.3 kg/m³ (PG25 at 20 °C, domain.md §3.2)
+    # 1,300 kg + 0.040 m³ · 1,019.3 kg/m³ (PG25 at 20 °C, Melinder 2010)
     #   = 1,300 + 40.772 = 1,340.772 kg
     assert filled_mass(1300.0, 0.040, 1019.3) == pytest.approx(1340.772, rel=EXACT)
 
@@ -92,7 +93,7 @@ def test_footprint_pressure_hall_b3(mass, exact_pa, published_kpa):
 @pytest.mark.parametrize(
     ("mass", "width", "depth", "expected_kpa"),
     [
-        # domain.md §6.3 "Worked loads", published to 0.1 kPa (tolerance ±0.05 kPa):
+        # The Hall B3 floor scenario's worked loads, published to 0.1 kPa (tolerance ±0.05 kPa):
         # 1,360 · 9.80665 / (0.600 · 1.068) = 13,337.04 / 0.6408 = 20,813 Pa
         (1360.0, 0.600, 1.068, 20.8),
         # 1,500 · 9.80665 / 0.6408 = 14,709.98 / 0.6408 = 22,956 Pa
@@ -110,7 +111,7 @@ def test_footprint_pressure_hall_b3(mass, exact_pa, published_kpa):
 def test_footprint_pressure_matches_domain_worked_loads(mass, width, depth, expected_kpa):
     # Note: the table's "0.600 × 1.219 m (HPR)" column (18.5 / 20.4 / 24.5 kPa) matches
     # 0.600 × 1.200 = 0.72 m², not 0.600 × 1.219 = 0.7314 m² (which gives 18.2 / 20.1 / 24.1);
-    # it is left out here and reported as a discrepancy in domain.md.
+    # it is left out here and reported as a discrepancy.
     assert footprint_pressure(mass, width, depth) / 1e3 == pytest.approx(expected_kpa, abs=0.05)
 
 
@@ -139,7 +140,7 @@ def test_caster_load_hall_b3_row_b():
 
 
 def test_caster_load_matches_domain_per_foot_column():
-    # domain.md §6.3: 1,360 kg on 4 feet -> 340 kg per foot, 3.3 kN:
+    # 1,360 kg on 4 feet -> 340 kg per foot, 3.3 kN:
     #   1,360 · 9.80665 / 4 = 13,337.04 / 4 = 3,334.26 N (±0.05 kN against 3.3 kN)
     assert caster_load(1360.0, 4) / 1e3 == pytest.approx(3.3, abs=0.05)
 

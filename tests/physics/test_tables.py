@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from facility.physics.tables import OutsideTableError, interpolate_linear
 
-# Lenovo GB300 NVL72 rack flow against TCS supply temperature, L/min (domain.md §1.1:
+# Lenovo GB300 NVL72 rack flow against TCS supply temperature, L/min (Lenovo LP2357 Table 27, docs/references.md#lenovo-lp2357:
 # 25 °C → 59; 30 → 71; 35 → 89; 40 → 119; 45 → 177 L/min).
 LENOVO_SUPPLY_TEMPERATURES = [25.0, 30.0, 35.0, 40.0, 45.0]
 LENOVO_FLOWS = [59.0, 71.0, 89.0, 119.0, 177.0]

@@ -27,7 +27,7 @@ EXACT = 1e-9  # relative tolerance: float round-off only
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        # domain.md §2.1, ASHRAE TC 9.9 5th ed. liquid classes (upper bound of the range)
+        # ASHRAE TC 9.9 5th ed. liquid classes (docs/references.md#ashrae-liquid-classes) (upper bound of the range)
         ("W17", 17.0),
         ("W27", 27.0),
         ("W32", 32.0),
@@ -43,7 +43,7 @@ def test_w_class_max_supply_temperature_table(name, expected):
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("S45", 45.0),  # "ASHRAE S45, formerly W45" (domain.md §2.1)
+        ("S45", 45.0),  # "ASHRAE S45, formerly W45" (docs/references.md#ashrae-liquid-classes)
         ("S32", 32.0),
         ("S+", math.inf),
         ("w32", 32.0),  # case-insensitive
@@ -133,7 +133,7 @@ def test_cdu_capacity_at_rated_approach_is_rated_capacity():
 def test_cdu_capacity_scales_linearly_below_rating():
     # CDU-A1 with 3 K available: 1,350 kW · 3/4 = 1,012.5 kW
     assert cdu_capacity_at_approach(1_350e3, 4.0, 3.0) == pytest.approx(1_012.5e3, rel=EXACT)
-    # CoolIT CHx2000, 2,000 kW at 5 K (domain.md §4), at 4 K: 2,000 · 4/5 = 1,600 kW
+    # CoolIT CHx2000, 2,000 kW at 5 K (docs/references.md#coolit-chx2000), at 4 K: 2,000 · 4/5 = 1,600 kW
     assert cdu_capacity_at_approach(2_000e3, 5.0, 4.0) == pytest.approx(1_600e3, rel=EXACT)
 
 

@@ -16,8 +16,7 @@ from facility.messages import localized
 from facility.report.context import ReportInput
 from facility.report.coverage_view import scope_view
 from facility.report.html import render_html
-from facility.report.markdown import render_markdown
-from facility.report.markdown import escape_markdown
+from facility.report.markdown import escape_markdown, render_markdown
 from facility.report.view import build_view
 from tests.report.conftest import report_for
 
