@@ -51,7 +51,18 @@ from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import scopes
 from facility.engine.rules import Rule, RuleSet
 from facility.messages import Join, Message
-from facility.model.cluster import Evidence
+from facility.model.cluster import (
+    MONITORING_METRICS,
+    CardMetric,
+    CardMonitoring,
+    Evidence,
+    LinkMetric,
+    LinkMonitoring,
+    SchedulerMetric,
+    SchedulerMonitoring,
+    TrainingMetric,
+    TrainingMonitoring,
+)
 from facility.model.power import PowerSource
 from facility.model.site import Pdu, Rack, Site
 
@@ -406,6 +417,8 @@ def _levers(site: Site, finding: Finding, rule: Rule, search: _Search) -> list[_
         out += [_target_duration(site)]
     elif code in ("CLU-013", "CLU-014"):
         out += [_record(site, eid, rule, as_of)]
+    elif code == "CLU-022":
+        out += [_declare_metrics(site, eid)]
     elif code in _SOURCE_RULES and eid in site.sources:
         out += _source_levers(site, code, eid)
     elif code in ("PWR-005", "PWR-006") and eid in site.distribution:
@@ -1181,6 +1194,43 @@ def _record(site: Site, item_id: str, rule: Rule, as_of: Any) -> _Lever | None:
     return _Lever(name, change, (float(needed.toordinal()),), apply, params)
 
 
+_LAYER_RECORD = {"card": CardMonitoring, "link": LinkMonitoring,
+                 "scheduler": SchedulerMonitoring, "training": TrainingMonitoring}  # fmt: skip
+_LAYER_METRIC = {"card": CardMetric, "link": LinkMetric,
+                 "scheduler": SchedulerMetric, "training": TrainingMetric}  # fmt: skip
+
+
+def _declare_metrics(site: Site, layer_id: str) -> _Lever | None:
+    """The monitoring layer's missing metrics declared, each with its source (the source is
+    the site's to name: the fix says which metrics, not where they come from)."""
+    cluster = site.cluster
+    layer = next((m for m in cluster.monitoring if m.id == layer_id), None) if cluster else None
+    if layer is None:
+        return None
+    record = layer.evidence
+    declared = {m.metric for m in record.metrics if m.source} if record is not None else set()
+    missing = [m for m in MONITORING_METRICS[layer_id] if m not in declared]
+    if not missing:
+        return None
+
+    def apply(s: Site, _: float) -> Site:
+        assert s.cluster is not None
+        layers = []
+        for m in s.cluster.monitoring:
+            if m.id == layer_id:
+                old = m.evidence or _LAYER_RECORD[layer_id]()
+                added = [_LAYER_METRIC[layer_id](metric=name, source="(the metric's source)")
+                         for name in missing]  # fmt: skip
+                kept = [x for x in old.metrics if x.metric not in missing]
+                m = dataclasses.replace(m, evidence=old.model_copy(update={"metrics": kept + added}))
+            layers.append(m)
+        return dataclasses.replace(s, cluster=dataclasses.replace(s.cluster, monitoring=layers))
+
+    change = Change("monitoring_layer", layer_id, "metrics", "count", len(missing), 0.0)
+    params = {"layer": layer_id, "metrics": ", ".join(missing)}
+    return _Lever("declare_metrics", change, (0.0,), apply, params)
+
+
 # --- words ----------------------------------------------------------------------------------
 
 
@@ -1309,6 +1359,12 @@ def fix_text(fix: Fix, fmt: Callable[[float, str], str]) -> Message:
         return Message(
             "record %(item)s with its date and its report or ticket reference",
             item=p["item"],
+        )  # fmt: skip
+    if fix.lever == "declare_metrics":
+        return Message(
+            "collect %(metrics)s in the %(layer)s monitoring layer and declare each with its "
+            "source (exporter, counter or dashboard)",
+            metrics=p["metrics"], layer=p["layer"],
         )  # fmt: skip
     if fix.lever == "target_duration":
         return Message(

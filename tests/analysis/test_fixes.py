@@ -336,7 +336,13 @@ def _apply_change(doc: dict[str, Any], fix: Fix) -> None:
         items = doc["cluster"]["commissioning"]
         old = items.get(change.id) or {}
         date = dt.date.fromordinal(int(v)) if fix.lever == "renew_record" else WHEN.date()
-        items[change.id] = {"date": date.isoformat(), "reference": old.get("reference", "CX-1")}
+        items[change.id] = {**old, "date": date.isoformat(),
+                            "reference": old.get("reference", "CX-1")}  # fmt: skip
+    elif change.kind == "monitoring_layer":  # the missing metrics, each with a source
+        layer = doc["cluster"]["commissioning"].setdefault(f"monitoring_{change.id}", {})
+        layer.setdefault("metrics", []).extend(
+            {"metric": name, "source": "exporter"} for name in fix.params["metrics"].split(", ")
+        )
     elif change.kind == "workload":
         doc["cluster"]["workload"]["target_duration"] = f"{v} s"
     elif change.kind == "room":

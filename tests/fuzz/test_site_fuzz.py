@@ -75,6 +75,22 @@ VALUES = st.one_of(
 )
 
 
+# The default suite's values: small integers, and huge ones beyond every bound of the model (a
+# count of 10**6 is refused). An integer that a count accepts, say 5,000 racks in a row, makes
+# a campus whose every report takes minutes: those are the slow runs' (VALUES), not the
+# default's, which bounds its work by the size of the site it can build.
+BOUNDED_VALUES = st.one_of(
+    NASTY,
+    st.integers(-10, 16),
+    st.sampled_from([10**6, 2**31, 2**63, -(2**63)]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+    st.lists(st.integers(0, 3), max_size=3),
+    st.dictionaries(st.sampled_from(["id", "x", "type"]), st.integers(0, 3), max_size=2),
+)
+
+
 def paths(node, prefix=()):
     """Every (path, value) of a nested document."""
     yield prefix, node
@@ -170,7 +186,7 @@ slow = settings(
 
 
 @fast
-@given(path=st.sampled_from(ALL_PATHS), value=VALUES)
+@given(path=st.sampled_from(ALL_PATHS), value=BOUNDED_VALUES)
 def test_one_mutated_value_never_escapes(tmp_path_factory, path, value) -> None:
     run_everything(tmp_path_factory.mktemp("fuzz"), mutate(BASE, path, value))
 
