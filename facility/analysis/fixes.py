@@ -1222,7 +1222,9 @@ def _declare_metrics(site: Site, layer_id: str) -> _Lever | None:
                 added = [_LAYER_METRIC[layer_id](metric=name, source="(the metric's source)")
                          for name in missing]  # fmt: skip
                 kept = [x for x in old.metrics if x.metric not in missing]
-                m = dataclasses.replace(m, evidence=old.model_copy(update={"metrics": kept + added}))
+                m = dataclasses.replace(
+                    m, evidence=old.model_copy(update={"metrics": kept + added})
+                )
             layers.append(m)
         return dataclasses.replace(s, cluster=dataclasses.replace(s.cluster, monitoring=layers))
 
