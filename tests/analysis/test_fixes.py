@@ -14,6 +14,7 @@ Hall B3 (examples/hall-b3.yaml):
 from __future__ import annotations
 
 import datetime as dt
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -442,6 +443,7 @@ def test_a_fix_sentence_in_another_formatter(b3) -> None:
 # --- remediation lists ----------------------------------------------------------------------
 
 
+@cache  # every rule file once for the module, not once per parametrised case
 def _rule_files() -> dict[str, RuleFile]:
     root = bundled_rules_dir()
     return {
