@@ -209,4 +209,14 @@ def air_ride_through_time(ctx: Context, room: Any) -> Value:
     else:
         formula = Message("ρ · cp · V_air · ΔT_allow / Q_air, the air alone")
     inputs += [("ρ", AIR_DENSITY, "density"), ("cp", AIR_SPECIFIC_HEAT, "specific_heat")]
-    return Value(air_ride_through(heat, c_air, c_solid, tau, allowed), formula, tuple(inputs))
+    try:
+        seconds = air_ride_through(heat, c_air, c_solid, tau, allowed)
+    except ValueError:  # figures beyond any room: a product or the time overflows
+        return Value.unknown(
+            Message(
+                "room '%(room)s': its %(field)s figures give no finite ride-through time",
+                room=room.id,
+                field="cooling_loss",
+            )
+        )
+    return Value(seconds, formula, tuple(inputs))

@@ -435,7 +435,7 @@ def capacity_at_site_flows(ctx: Context, cdu: ResolvedCdu) -> Value:
         capacity = capacity_at_flows(
             f.capacity, f.rated_approach, c_p_rated, c_s_rated, approach, c_p, c_s
         )
-    except ValueError:  # ε ≥ 1 at the rating: no real exchanger has it
+    except ValueError:  # ε ≥ 1 at the rating, or figures whose ε underflows: no real exchanger
         return Value.unknown(
             Message(
                 "CDU '%(cdu)s': its rating (%(fields)s) is not a possible heat exchanger "

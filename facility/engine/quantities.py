@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from facility.messages import Message
 from facility.model.site import Site
 from facility.model.source import Location
 from facility.model.topology import Topology
@@ -67,8 +68,17 @@ def guarded(func: Callable[..., Value]) -> Callable[..., Value]:
             return func(*args)
         except Unknown as missing:
             return missing.value
+        except OverflowError:  # figures the model accepts whose square or power is beyond floats
+            return Value.unknown(_overflow(func.__name__))
 
     return compute
+
+
+def _overflow(name: str) -> str:
+    return Message(
+        "%(quantity)s overflows: its figures are beyond the range of the arithmetic",
+        quantity=name.strip("_"),
+    )
 
 
 def known(value: Value) -> float:

@@ -64,8 +64,9 @@ def counterflow_effectiveness(ntu: float, capacity_ratio: float) -> float:
         raise ValueError(f"capacity_ratio must be ≤ 1, got {capacity_ratio!r}")
     if math.isclose(capacity_ratio, 1.0, rel_tol=1e-12):
         return ntu / (1 + ntu)
-    e = math.exp(-ntu * (1 - capacity_ratio))
-    return (1 - e) / (1 - capacity_ratio * e)
+    # 1 − e^(−x) as −expm1(−x): exact for the small NTU of a weak exchanger
+    gained = -math.expm1(-ntu * (1 - capacity_ratio))
+    return gained / ((1 - capacity_ratio) + capacity_ratio * gained)
 
 
 def counterflow_ntu(effectiveness: float, capacity_ratio: float) -> float:
@@ -156,5 +157,7 @@ def capacity_at_flows(
     ua *= flow_ratio**FILM_EXPONENT
     c_min, c_max = min(primary_rate, secondary_rate), max(primary_rate, secondary_rate)
     eps = counterflow_effectiveness(ua / c_min, c_min / c_max)
+    if not eps > 0:  # figures so far apart that the effectiveness underflows
+        raise ValueError(f"no effectiveness at NTU {ua / c_min!r}")
     per_watt = 1 / (eps * c_min) - 1 / secondary_rate  # K of approach per W carried (> 0)
     return min(rated_capacity, approach / per_watt)

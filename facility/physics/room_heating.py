@@ -61,7 +61,8 @@ def air_ride_through_time(
     """Seconds until the air has risen by ``allowed_rise`` [K]; 0 when none is allowed, ∞ with
     no heat. ΔT_air(t) rises monotonically, so the root is found by bisection between the
     air-alone time Q / C_a (the shortest) and the all-mass time Q / (C_a + C_s) (the longest),
-    to 1 ms."""
+    to 1 ms (or 1e-12 of the time, for a time too long to resolve to 1 ms); a bracket that
+    overflows is a ValueError."""
     _check(heat, air_capacity, solid_capacity, time_constant)
     if not math.isfinite(allowed_rise):
         raise ValueError(f"allowed_rise must be finite, got {allowed_rise!r}")
@@ -71,7 +72,13 @@ def air_ride_through_time(
         return math.inf
     low = allowed_rise * air_capacity / heat
     high = allowed_rise * (air_capacity + solid_capacity) / heat
-    while high - low > 1e-3:
+    if not math.isfinite(high):
+        raise ValueError(f"the ride-through time overflows: {allowed_rise!r} K over {heat!r} W")
+    # Each step halves the bracket: 200 steps take any finite bracket below its resolution,
+    # to 1 ms or to 1e-12 of the time, whichever is larger.
+    for _ in range(200):
+        if high - low <= max(1e-3, 1e-12 * high):
+            break
         middle = (low + high) / 2
         rise = air_temperature_rise(heat, air_capacity, solid_capacity, time_constant, middle)
         low, high = (low, middle) if rise >= allowed_rise else (middle, high)

@@ -7,11 +7,15 @@ so a rule that needs it is not evaluated and names the input. No quantity guards
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+import yaml
+from typer.testing import CliRunner
 
+from facility.cli import app
 from facility.engine.quantities import Unknown, Value, catalogue, guarded, known
 
 ENGINE = Path(__file__).resolve().parents[2] / "facility" / "engine"
@@ -59,3 +63,23 @@ def test_no_quantity_guards_an_unknown_input_by_hand() -> None:
     }
     assert sum(found.values()) == 0, found
     assert guard.search("    v = f()\n    if v.value is None:\n        return v\n")  # can match
+
+
+def test_a_quantity_whose_figures_overflow_is_not_evaluated(tmp_path: Path) -> None:
+    """A cable of 1e300 mm is a length the model accepts; its cross-section π · d² / 4 is
+    beyond floats (d² raises OverflowError). The tray's fill is then not evaluated, naming the
+    quantity — the check exits 1 with a verdict, not 2 with an internal error."""
+    cases = yaml.safe_load((ENGINE.parents[1] / "tests/engine/cases/FLR-016.yaml").read_text())
+    site = cases["cases"][0]["site_file"]
+    site["floor_zones"][0]["layout"]["cable_trays"][0]["cables"][0]["diameter"] = "1e300 mm"
+    path = tmp_path / "site.yaml"
+    path.write_text(yaml.safe_dump(site), encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(path), "-f", "json"])
+    assert result.exit_code in (0, 1), result.output
+    trays = {f["entity"]["id"]: f for f in json.loads(result.stdout)["findings"]
+             if f["rule"] == "FLR-016"}  # fmt: skip
+    first = next(iter(trays.values()))
+    assert first["status"] == "not_evaluated"
+    assert first["missing"] == [
+        "tray_fill overflows: its figures are beyond the range of the arithmetic"
+    ]

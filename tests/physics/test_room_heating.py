@@ -37,3 +37,15 @@ def test_edges() -> None:
     assert math.isinf(air_ride_through_time(**{**ROOM, "heat": 0.0}, allowed_rise=5))
     with pytest.raises(ValueError):
         air_temperature_rise(**{**ROOM, "time_constant": 0.0}, time=10)
+
+
+def test_a_ride_through_too_long_for_a_millisecond_still_ends() -> None:
+    # 10^30 kg of solids at 500 J/(kg·K), C_s = 5e32 J/K, and 60 K allowed: the air runs at
+    # most Q · τ / C_a = 50 K above the solids, and C_s / (C_a + C_s) = 1 to 1e-27, so
+    #   60 K = Q · t / (C_a + C_s) + 50 K  →  t = 10 · 5e32 / 50,000 = 1.0e29 s
+    # where floats are ~1.7e13 s apart: a search to 1 ms would never end; it stops at 1e-12 of
+    # the time (or after 200 halvings).
+    heavy = {**ROOM, "solid_capacity": 5e32}
+    assert air_ride_through_time(**heavy, allowed_rise=60) == pytest.approx(1.0e29, rel=1e-9)
+    with pytest.raises(ValueError):  # a bracket that overflows is refused, not searched
+        air_ride_through_time(**{**ROOM, "solid_capacity": 1.7e308}, allowed_rise=20)
