@@ -211,6 +211,11 @@ class Paper(StrEnum):
     letter = "letter"
 
 
+class JsonDetail(StrEnum):
+    compact = "compact"
+    full = "full"
+
+
 class Language(StrEnum):
     en = "en"
     zh_CN = "zh-CN"

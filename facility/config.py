@@ -38,6 +38,7 @@ LANGUAGES = ("en", "zh-CN")
 FORMATS = ("text", "json", "html", "markdown", "sarif", "junit", "pdf")
 UNITS = ("si", "us")
 PAPERS = ("a4", "letter")
+JSON_DETAILS = ("compact", "full")
 
 
 @dataclass(slots=True)
@@ -60,6 +61,7 @@ class Config:
     baseline: Path | None = None
     units: str | None = None
     paper: str | None = None
+    json_detail: str | None = None
     lines: dict[str, int] = field(default_factory=dict)  # key -> line, for later messages
     sha256: str | None = None  # of the file's bytes as read
 
@@ -119,6 +121,11 @@ _KEYS: dict[str, tuple[str, Callable[[Any], Any], Message]] = {
     "baseline": ("baseline", _text, Message("a path")),
     "units": ("units", _choice(UNITS), Message("one of %(v)s", v=_or(UNITS))),
     "paper": ("paper", _choice(PAPERS), Message("one of %(v)s", v=_or(PAPERS))),
+    "json-detail": (
+        "json_detail",
+        _choice(JSON_DETAILS),
+        Message("one of %(v)s", v=_or(JSON_DETAILS)),
+    ),
 }
 _PATHS = {"waivers", "rules", "output"}
 

@@ -12,7 +12,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -164,11 +164,12 @@ class _Result(BaseModel):
     members it does not name may be anything (a newer result adds some)."""
 
     model_config = _STRICT
-    schema_: str = Field(alias="schema", pattern=r"^facility-result/1$")
+    schema_: str = Field(alias="schema", pattern=r"^facility-result/[12]$")
     site: _Site
     profile: str
     rules_version: str
     verdict: Literal["ready", "ready-with-warnings", "incomplete", "not-ready"]
+    detail: Literal["compact", "full"] = "full"  # absent from facility-result/1: full
     counts: _Counts
     findings: list[_Finding]
     failures: dict[str, Any] | None = None
@@ -176,10 +177,99 @@ class _Result(BaseModel):
     waivers: list[Any] = []
 
 
+class _Rule(BaseModel):
+    model_config = _STRICT
+    name: str = Field(max_length=1_000)
+    title: str = Field(max_length=1_000)
+    area: str = Field(max_length=64)
+    severity: Literal["error", "warning", "info"]
+
+
+class _Figures(BaseModel):
+    model_config = _STRICT
+    observed: _Quantity | None = None
+    limit: _Quantity | None = None
+    relation: Literal["≤", "≥", "<", ">", "=", "≠", ""] | None = None
+    margin: _Quantity | None = None
+    message: str | None = None
+    how: dict[str, str] | None = None
+    missing: list[str] = []
+
+
+class _CompactFinding(BaseModel):
+    model_config = _STRICT
+    id: str = Field(max_length=2_200, pattern=r"^[^:]+:[^:]+:")  # RULE:kind:entity
+    status: Literal["fail", "pass", "not_evaluated", "waived"]
+    figures: int = Field(ge=0)
+    source: _Place | None = None
+    waiver: dict[str, Any] | None = None
+
+
+class _Compact(BaseModel):
+    """What a compact result (``detail: compact``) holds in place of full findings: each rule
+    once, the figures identical findings share, and findings that refer to both
+    (docs/json-result.md), each checked where it is written."""
+
+    model_config = _STRICT
+    rules: dict[Annotated[str, Field(pattern=_CODE)], _Rule]
+    figures: list[_Figures]
+    findings: list[_CompactFinding]
+
+
+def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A compact result's findings written out as a full result writes them: the rule's name,
+    title, area and severity from ``rules``, the entity from the id, the figures from
+    ``figures`` (shared, not copied); a full result's as they are. ValidationError, or
+    :class:`_Unreadable` for a reference to nothing, names the field where it is written."""
+    if data.get("detail") != "compact":
+        return list(data.get("findings", []))
+    _Compact.model_validate(data)
+    rules, figures = data["rules"], data["figures"]
+    findings = []
+    for index, f in enumerate(data["findings"]):
+        code, kind, entity = f["id"].split(":", 2)
+        if code not in rules:
+            raise _Unreadable(("findings", index, "id"), f"no rule {code[:40]} in rules")
+        if f["figures"] >= len(figures):
+            raise _Unreadable(("findings", index, "figures"), "no such entry in figures")
+        findings.append(
+            {
+                "id": f["id"],
+                "rule": code,
+                **rules[code],
+                "status": f["status"],
+                "entity": {"kind": kind, "id": entity},
+                **figures[f["figures"]],
+                "source": f.get("source"),
+                "waiver": f.get("waiver"),
+            }
+        )
+    return findings
+
+
+class _Unreadable(Exception):
+    def __init__(self, path: tuple[str | int, ...], problem: str) -> None:
+        super().__init__(problem)
+        self.path, self.problem = path, problem
+
+
 def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
-    """``data`` if it has the shape of a JSON result, else InputError naming each field."""
+    """``data`` if it has the shape of a JSON result, else InputError naming each field; a
+    compact result comes back with its findings written out (:func:`full_findings`)."""
     try:
+        if data.get("detail") == "compact":
+            data = {**data, "findings": full_findings(data)}
         _Result.model_validate(data)
+    except _Unreadable as exc:
+        raise InputError(
+            [
+                Problem(
+                    Location(str(path), 1, 1),
+                    field_name(exc.path),
+                    Message("not a facility result: %(problem)s", problem=exc.problem),
+                )
+            ]
+        ) from None
     except ValidationError as exc:
         raise InputError(
             [
@@ -198,7 +288,7 @@ def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
 
 
 MAX_NUMBER_DIGITS = 30  # a result's counts and figures have far fewer
-RESULT_LIMIT = 2 * 1024**3  # bytes of a result file (100,000 racks write about 1.2 GB)
+RESULT_LIMIT = 2 * 1024**3  # bytes of a result file (a full one of 100,000 racks: over 1 GB)
 
 
 class _NotAFigure(ValueError):
@@ -256,7 +346,7 @@ def _read_json_and_digest(path: Path) -> tuple[Any, str]:
     """:func:`_read_json`, and the SHA-256 of the bytes it parsed."""
     # A FIFO, a device or a directory is refused before it is opened (it would block or fail
     # late), and a file over RESULT_LIMIT before it is read: a campus's result is larger than
-    # any site file (461 MB at 10,000 racks, 1.2 GB at 100,000), so its bound is its own.
+    # any site file (a full one: 593 MB at 10,000 racks), so its bound is its own.
     raw = read_bytes(path, limit=RESULT_LIMIT)
     digest = hashlib.sha256(raw).hexdigest()
     text = decode(raw, str(path))
@@ -284,7 +374,7 @@ def _read_json_and_digest(path: Path) -> tuple[Any, str]:
 
 
 def read_result(path: Path, profile: str | None) -> dict[str, Any]:
-    """A JSON result (facility-result/1) from a result file, or by checking a site file as
+    """A JSON result (facility-result/1 or /2) from a result file, or by checking a site file as
     ``facility check`` does (single failures and the site's waivers included, as of now)."""
     if path.suffix.lower() == ".json":
         data = _read_json(path)
@@ -349,7 +439,7 @@ def _worse(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
 
 
 def read_result_file(path: Path) -> dict[str, Any]:
-    """A JSON result (facility-result/1) from ``path``, checked; InputError otherwise."""
+    """A JSON result (facility-result/1 or /2) from ``path``, checked; InputError otherwise."""
     return read_result_file_and_digest(path)[0]
 
 

@@ -15,6 +15,7 @@ import typer
 from facility.cli import (
     DisplayUnits,
     FailOn,
+    JsonDetail,
     Language,
     OutputFormat,
     Paper,
@@ -215,6 +216,16 @@ def check(
             show_default=False,
         ),
     ] = None,
+    json_detail: Annotated[
+        JsonDetail | None,
+        typer.Option(
+            "--json-detail",
+            help="The JSON result's findings: compact (the default: each finding's id, status "
+            "and figures shared by identical findings; a failing one with its place) or full "
+            "(every finding with its texts, each scenario with the findings it moved).",
+            show_default=False,
+        ),
+    ] = None,
     jobs: Annotated[
         int,
         typer.Option(
@@ -273,6 +284,7 @@ def check(
         units=units,
         paper=paper,
         fixes=fixes,
+        json_detail=json_detail,
     )
     if is_many(sites):
         from facility.commands.check_many import check_many
@@ -321,6 +333,7 @@ class _CheckOptions:
     units: DisplayUnits | None = None
     paper: Paper | None = None
     fixes: bool | None = None  # search the fix of each failing check (None: the default, no)
+    json_detail: JsonDetail | None = None
     select_patterns: list[Any] = dataclasses.field(default_factory=list)
     ignore_patterns: list[Any] = dataclasses.field(default_factory=list)
     config_file: Path | None = None
@@ -370,6 +383,8 @@ def _configured(given: _CheckOptions, config: Path | None, isolated: bool) -> _C
         options.units = DisplayUnits(file.units)
     if options.paper is None and file.paper is not None:
         options.paper = Paper(file.paper)
+    if options.json_detail is None and file.json_detail is not None:
+        options.json_detail = JsonDetail(file.json_detail)
     if not options.formats and not options.outputs:  # the two go in pairs: both or neither
         options.formats = list(file.format or [])
         options.outputs = list(file.output or [])
@@ -472,6 +487,7 @@ def _evaluate(options: _CheckOptions, moment: Any, progress: Any) -> tuple[Any, 
         statistics=options.statistics,
         units=options.units.value if options.units else _site_units(loaded),
         paper=(options.paper or Paper.a4).value,
+        json_detail=(options.json_detail or JsonDetail.compact).value,
     )
     report = run_check(
         loaded,

@@ -29,6 +29,7 @@ class Presentation:
     colour: bool = False  # text on a terminal: ANSI colour (never in a file)
     units: str = "si"  # display units: "si" or "us" (psf, lbf, gpm, degF)
     paper: str = "a4"  # printed pages (HTML print, PDF): "a4" or "letter"
+    json_detail: str = "compact"  # the JSON result's findings: "compact" or "full"
 
 
 class FixSearch:

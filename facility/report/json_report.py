@@ -22,7 +22,8 @@ from facility.report.fixes_view import finding_fixes
 from facility.report.presenting import for_machines
 from facility.report.quantities import format_quantity
 
-SCHEMA = "facility-result/1"
+SCHEMA = "facility-result/2"
+DETAILS = ("compact", "full")  # the findings' detail: docs/json-result.md, *Compact and full*
 
 
 def finding_json(f: Finding) -> dict[str, Any]:
@@ -242,11 +243,13 @@ def _chunks(
     findings: Iterable[str],
     failures: Iterable[str] | None,
     fixes: Iterable[str] = (),
+    tail: Iterable[str] = (),
 ) -> Iterator[str]:
     """Indented JSON with one finding per line: readable, diffable, and fast on 100,000s of
     findings (the C encoder runs only without ``indent``). Yields the text piece by piece, so a
     campus's findings are never all held as dicts or as one string. The single-failure section,
-    when there is one, comes before the findings: its fields, then one scenario per line."""
+    when there is one, comes before the findings: its fields, then one scenario per line;
+    ``tail`` (a compact result's ``figures``) after them."""
     head = json_inert(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
     yield head[:-2]
     if failures is not None:
@@ -257,13 +260,15 @@ def _chunks(
     for line in findings:
         yield ("\n    " if first else ",\n    ") + line
         first = False
-    yield "  ]\n}\n" if first else "\n  ]\n}\n"
+    yield "  ]" if first else "\n  ]"
+    yield from tail
+    yield "\n}\n"
 
 
-def _failure_chunks(report: Any, lines: _FindingLines) -> Iterator[str]:
+def _failure_chunks(report: Any, lines: _FindingLines, full: bool) -> Iterator[str]:
     """The ``failures`` section of the JSON result (see :func:`_failures_body`)."""
     yield ',\n  "failures": {'
-    yield from _failures_body(report, lines, {}, "    ")
+    yield from _failures_body(report, lines, {}, "    ", full)
     yield "\n  }"
 
 
@@ -276,10 +281,12 @@ def iter_failures_json(report: Any, site: dict[str, str]) -> Iterator[str]:
 
 
 def _failures_body(
-    report: Any, lines: _FindingLines, extra: dict[str, Any], indent: str
+    report: Any, lines: _FindingLines, extra: dict[str, Any], indent: str, full: bool = True
 ) -> Iterator[str]:
     """The analysis's members, then its scenarios one per line, each streamed as it is
-    encoded (a campus has 10,000s); each finding line encoded once per distinct figures."""
+    encoded (a campus has 10,000s); each finding line encoded once per distinct figures.
+    Not ``full`` (a compact result): a scenario says how many findings the loss moved
+    (``moved``) instead of listing them; its new failures and worst finding are named."""
     from facility.report.failures_report import (  # it imports this module
         changed_findings,
         failures_head,
@@ -294,12 +301,16 @@ def _failures_body(
         first = True
         for r in report.results:
             scenario = _line(scenario_head(r))[:-1]
-            found = ", ".join(
-                lines.line(f, f.id, None, waiver_key=False) for f in changed_findings(r)
-            )
+            if full:
+                found = ", ".join(
+                    lines.line(f, f.id, None, waiver_key=False) for f in changed_findings(r)
+                )
+                moved = f'"findings": [{found}]'
+            else:
+                moved = f'"moved": {len(r.changed)}'
             yield (
                 (f"\n{indent}  " if first else f",\n{indent}  ")
-                + f'{scenario}, "findings": [{found}], "unchanged": {len(r.unchanged)}}}'
+                + f'{scenario}, {moved}, "unchanged": {len(r.unchanged)}}}'
             )
             first = False
         yield "]" if first else f"\n{indent}]"
@@ -343,17 +354,35 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
         }
         for r in report.waivers.records
     ]
+    full = report.presentation.json_detail == "full"
+    data["detail"] = "full" if full else "compact"
+    ordered = _sorted(result)
+    data["rules"] = _rules_json(ordered)
     by_finding = report.waivers.by_finding
     lines = _FindingLines()
-    failures = None if report.failures is None else _failure_chunks(report.failures, lines)
+    failures = None if report.failures is None else _failure_chunks(report.failures, lines, full)
 
     def findings() -> Iterator[str]:
-        for f in _sorted(result):
+        for f in ordered:
             finding_id = f.id  # made from three fields: once per finding
             waiver = by_finding.get(finding_id)
-            yield lines.line(f, finding_id, None if waiver is None else waiver_json(waiver))
+            shown = None if waiver is None else waiver_json(waiver)
+            yield (
+                lines.line(f, finding_id, shown) if full else lines.compact(f, finding_id, shown)
+            )
 
-    yield from _chunks(data, findings(), failures, _fixes_chunks(report))
+    tail = () if full else lines.figures_chunks()
+    yield from _chunks(data, findings(), failures, _fixes_chunks(report), tail)
+
+
+def _rules_json(findings: list[Finding]) -> dict[str, dict[str, str]]:
+    """``rules``: each rule of the findings once, by code, with its name, title, area and
+    severity (after the profile): what a compact finding leaves out."""
+    out: dict[str, dict[str, str]] = {}
+    for f in findings:
+        if f.rule not in out:
+            out[f.rule] = {"name": f.name, "title": f.title, "area": f.area, "severity": f.severity}
+    return out
 
 
 def _fixes_chunks(report: ReportInput) -> Iterator[str]:
@@ -426,6 +455,41 @@ class _FindingLines:
         self.rules: dict[tuple[str, ...], str] = {}
         self.middles: dict[tuple[Any, ...], str] = {}
         self.files: dict[str, str] = {}
+        self.figures: dict[tuple[Any, ...], int] = {}  # a compact result's figures, by index
+        self.figure_lines: list[str] = []
+
+    def compact(self, f: Finding, finding_id: str, waiver: dict[str, Any] | None) -> str:
+        """A compact result's line (docs/json-result.md): the id, the status and the index of
+        the finding's figures in ``figures`` (observed, limit, relation, margin, message,
+        working, missing: shared by identical racks); a failing or waived finding also its
+        ``source`` and ``waiver``, where someone acts on it."""
+        key: tuple[Any, ...] = (f.rule, f.status, f.kind, f.observed, f.limit)
+        key += (f.margin, f.relation, f.missing)
+        index = self.figures.get(key)
+        if index is None:
+            index = self.figures[key] = len(self.figure_lines)
+            with for_machines():
+                whole = finding_json(f)
+            self.figure_lines.append(_line({k: whole[k] for k in _MIDDLE_KEYS}))
+        line = f'{{"id": {_text(finding_id)}, "status": {_string(f.status)}, "figures": {index}'
+        if f.status not in ("fail", "waived"):
+            return line + "}"
+        return f'{line}, "source": {self._source(f)}, "waiver": {_waiver_text(waiver)}}}'
+
+    def figures_chunks(self) -> Iterator[str]:
+        """``figures``, one per line, after the findings that refer to them."""
+        yield ',\n  "figures": ['
+        yield ",".join(f"\n    {line}" for line in self.figure_lines)
+        yield "\n  ]" if self.figure_lines else "]"
+
+    def _source(self, f: Finding) -> str:
+        where = f.location
+        if where is None:
+            return "null"
+        file = self.files.get(where.file)
+        if file is None:
+            file = self.files[where.file] = _text(where.file)
+        return f'{{"file": {file}, "line": {where.line}, "column": {where.column}}}'
 
     def line(
         self, f: Finding, finding_id: str, waiver: dict[str, Any] | None, waiver_key: bool = True
@@ -445,29 +509,22 @@ class _FindingLines:
             middle = _members({key: whole[key] for key in _MIDDLE_KEYS})
             if len(self.middles) < 200_000:  # bounded: a site of all-different racks
                 self.middles[middle_key] = middle
-        where = f.location
-        if where is None:
-            source = "null"
-        else:
-            file = self.files.get(where.file)
-            if file is None:
-                file = self.files[where.file] = _text(where.file)
-            source = f'{{"file": {file}, "line": {where.line}, "column": {where.column}}}'
+        source = self._source(f)
         # The cached parts went through _line (inert); the rest is made inert here.
         return (
             f'{{"id": {_text(finding_id)}, {rule}, "status": {_string(f.status)}, '
             f'"entity": {{"kind": {_string(f.entity_kind)}, "id": {_text(f.entity_id)}}}, '
             f'{middle}, "source": {source}'
-            + (
-                f', "waiver": {"null" if waiver is None else _line(waiver)}}}'
-                if waiver_key
-                else "}"
-            )
+            + (f', "waiver": {_waiver_text(waiver)}}}' if waiver_key else "}")
         )
 
 
 _RULE_KEYS = ("rule", "name", "title", "area", "severity")
 _MIDDLE_KEYS = ("observed", "limit", "relation", "margin", "message", "how", "missing")
+
+
+def _waiver_text(waiver: dict[str, Any] | None) -> str:
+    return "null" if waiver is None else _line(waiver)
 
 
 def _text(value: str) -> str:

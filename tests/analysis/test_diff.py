@@ -138,10 +138,11 @@ def test_a_fifo_as_a_state_is_refused_before_it_is_opened(tmp_path: Path) -> Non
     os.close(reader)
 
 
-def _hall_result(tmp_path: Path) -> dict:
+def _hall_result(tmp_path: Path, detail: str = "full") -> dict:
     out = tmp_path / "good.json"
     site = Path(__file__).resolve().parents[2] / "examples" / "small-ready.yaml"
-    assert CliRunner().invoke(app, ["check", str(site), "-o", str(out)]).exit_code == 0
+    args = ["check", str(site), "-o", str(out), "--json-detail", detail]
+    assert CliRunner().invoke(app, args).exit_code == 0
     return json.loads(out.read_text(encoding="utf-8"))
 
 
@@ -170,6 +171,52 @@ def test_a_result_of_wrong_types_is_refused(tmp_path: Path, spoil, message) -> N
     assert result.exit_code == 2, result.output
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda d: d["rules"]["AIR-001"].update({"severity": "catastrophic"}), "rules.AIR-001.severity: not a facility result: must be 'error', 'warning' or 'info'"),
+        (lambda d: d["figures"][0]["observed"].update({"value": True}), "figures[0].observed.value: not a facility result"),
+        (lambda d: d["figures"][0].update({"message": 7}), "figures[0].message: not a facility result"),
+        (lambda d: d["findings"][0].update({"figures": 10**6}), "findings[0].figures: not a facility result: no such entry in figures"),
+        (lambda d: d["findings"][0].update({"figures": -1}), "findings[0].figures: not a facility result"),
+        (lambda d: d["findings"][0].update({"id": "ZZZ-999:rack:A01"}), "findings[0].id: not a facility result: no rule ZZZ-999 in rules"),
+        (lambda d: d["findings"][0].update({"id": "AIR-001"}), "findings[0].id: not a facility result"),
+        (lambda d: d["findings"][0].update({"status": "fine"}), "findings[0].status: not a facility result"),
+        (lambda d: d.update({"detail": "some"}), "detail: not a facility result"),
+        (lambda d: d.pop("figures"), "figures: not a facility result"),
+    ],
+    ids=["severity", "value-bool", "message-int", "index-beyond", "index-negative", "unknown-rule", "bare-code", "status", "detail", "no-figures"],
+)  # fmt: skip
+def test_a_compact_result_of_wrong_types_is_refused_where_written(
+    tmp_path: Path, spoil, message
+) -> None:
+    # The compact result's rules, shared figures and references are checked where they are
+    # written, before any finding is written out from them
+    data = _hall_result(tmp_path, "compact")
+    assert data["detail"] == "compact" and data["findings"][0]["id"].startswith("AIR-001:")
+    spoil(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(app, ["diff", str(bad), str(bad)])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_compact_and_a_full_result_of_one_site_differ_in_nothing(tmp_path: Path) -> None:
+    compact, full = tmp_path / "compact.json", tmp_path / "full.json"
+    compact.write_text(json.dumps(_hall_result(tmp_path, "compact")), encoding="utf-8")
+    full.write_text(json.dumps(_hall_result(tmp_path, "full")), encoding="utf-8")
+    out = CliRunner().invoke(app, ["diff", str(compact), str(full), "-f", "json"])
+    assert out.exit_code == 0, out.output
+    counts = json.loads(out.stdout)["counts"]
+    assert counts["unchanged"] > 200
+    assert {k: v for k, v in counts.items() if k != "unchanged"} == dict.fromkeys(
+        ("new_failures", "worse", "resolved", "better", "status_changes", "added",
+         "added_passing", "removed"), 0
+    )  # fmt: skip
 
 
 def test_a_key_given_twice_is_refused(tmp_path: Path) -> None:

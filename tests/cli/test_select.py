@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from facility.analysis.diff import full_findings
 from facility.cli import app
 from facility.engine.selection import Pattern, SelectionError, matches, patterns, select_rules
 
@@ -103,7 +104,7 @@ def test_ignoring_the_failing_rules_says_so_in_the_verdict_and_the_json(tmp_path
         "deselected": left_out,
     }
     assert data["summary"].startswith(f"Verdict with {len(left_out)} rules")
-    assert not {f["rule"] for f in data["findings"]} & FAILING
+    assert not {f["rule"] for f in full_findings(data)} & FAILING
     full = json.loads(run("check", HALL_B3, "-f", "json").stdout)
     assert "selection" not in full  # a run of the whole profile: as before
     assert data["rules_version"] != full["rules_version"]  # the rules run are another set
@@ -115,10 +116,10 @@ def test_select_from_the_config_file_and_the_command_line_over_it(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "facility.toml").write_text('select = ["FLR"]\n')
     data = json.loads(run("check", site, "-f", "json").stdout)
-    rules = {f["rule"] for f in data["findings"]}
+    rules = {f["rule"] for f in full_findings(data)}
     assert rules and all(rule.startswith("FLR-") for rule in rules)
     data = json.loads(run("check", site, "-f", "json", "--select", "PWR-001").stdout)
-    assert {f["rule"] for f in data["findings"]} == {"PWR-001"}
+    assert {f["rule"] for f in full_findings(data)} == {"PWR-001"}
     (tmp_path / "facility.toml").write_text('\n\nselect = ["FLRR"]\n')
     result = run("check", site)
     assert result.exit_code == 2

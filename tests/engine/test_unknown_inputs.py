@@ -15,6 +15,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from facility.analysis.diff import full_findings
 from facility.cli import app
 from facility.engine.quantities import Unknown, Value, catalogue, guarded, known
 
@@ -76,7 +77,7 @@ def test_a_quantity_whose_figures_overflow_is_not_evaluated(tmp_path: Path) -> N
     path.write_text(yaml.safe_dump(site), encoding="utf-8")
     result = CliRunner().invoke(app, ["check", str(path), "-f", "json"])
     assert result.exit_code in (0, 1), result.output
-    trays = {f["entity"]["id"]: f for f in json.loads(result.stdout)["findings"]
+    trays = {f["entity"]["id"]: f for f in full_findings(json.loads(result.stdout))
              if f["rule"] == "FLR-016"}  # fmt: skip
     first = next(iter(trays.values()))
     assert first["status"] == "not_evaluated"

@@ -26,6 +26,7 @@ import pytest
 from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
+from facility.analysis.diff import full_findings
 from facility.cli import app
 from facility.i18n import using_language
 from facility.messages import Join, Message, localized, localized_all, message_of
@@ -288,7 +289,7 @@ def test_the_json_result_stays_english_in_a_chinese_run() -> None:
         ]
     assert runs[0].stdout == runs[1].stdout
     data = json.loads(runs[1].stdout)
-    missing = [m for f in data["findings"] for m in f["missing"]]
+    missing = [m for f in full_findings(data) for m in f["missing"]]
     assert "rack type 'gb300-b3' has no max_payload" in missing
     assert not CJK.search(runs[1].stdout.replace(data["site"]["name"], ""))
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from facility.analysis.diff import full_findings
 from facility.cli import app
 from facility.report.quantities import format_quantity, using_units
 
@@ -76,7 +77,7 @@ def test_hall_b3_in_us_units(tmp_path: Path) -> None:
     CliRunner().invoke(
         app, ["check", str(EXAMPLES / "hall-b3.yaml"), "--units", "us", "-o", str(out)]
     )
-    floor = [f for f in json.loads(out.read_text())["findings"] if f["rule"] == "FLR-001"]
+    floor = [f for f in full_findings(json.loads(out.read_text())) if f["rule"] == "FLR-001"]
     assert floor and all(f["observed"]["unit"] == "kPa" for f in floor)
 
 

@@ -371,6 +371,8 @@ def test_two_renders_are_identical(hall_b3: ReportInput) -> None:
 
 
 def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
+    # --json-detail full: each scenario lists the findings its loss moved
+    b3 = replace(b3, presentation=replace(b3.presentation, json_detail="full"))
     data = json.loads(render_report_json(b3))
     failures = data["failures"]
     assert failures["schema"] == "facility-failures/1"
@@ -394,6 +396,15 @@ def test_the_json_result_has_the_failures_section(b3: ReportInput) -> None:
     assert list(alone)[:2] == ["schema", "site"]
     assert {k: v for k, v in alone.items() if k != "site"} == failures
     assert sum(len(s["findings"]) for s in failures["scenarios"]) > 50
+    # compact (the default): how many findings each loss moved, its new failures named
+    compact = json.loads(render_report_json(replace(b3, presentation=replace(
+        b3.presentation, json_detail="compact"))))["failures"]  # fmt: skip
+    assert [s["moved"] for s in compact["scenarios"]] == [
+        len(s["findings"]) for s in failures["scenarios"]
+    ]
+    assert [s["new_failures"] for s in compact["scenarios"]] == [
+        s["new_failures"] for s in failures["scenarios"]
+    ]
 
 
 def test_the_terminal_prints_one_line(b3: ReportInput, without_analysis: ReportInput) -> None:

@@ -1,6 +1,8 @@
 """The JSON result as `facility check` writes it: streamed line by line, each finding's line
-assembled from reused parts. It must be exactly the document built the plain way (every
-finding as a dict, encoded whole) — same text, byte for byte."""
+assembled from reused parts. With ``--json-detail full`` it must be exactly the document built
+the plain way (every finding as a dict, encoded whole) — same text, byte for byte; the compact
+result (the default), written out by the reader `facility diff` uses, must be the same
+findings."""
 
 from __future__ import annotations
 
@@ -34,8 +36,12 @@ def _streamed_lines(text: str) -> list[str]:
     return [line.strip().removesuffix(",") for line in body.splitlines()[:-2]]
 
 
+def _full(report: ReportInput) -> ReportInput:
+    return replace(report, presentation=replace(report.presentation, json_detail="full"))
+
+
 def test_every_finding_line_is_the_plain_encoding(report: ReportInput) -> None:
-    text = "".join(iter_report_json(report))
+    text = "".join(iter_report_json(_full(report)))
     streamed = _streamed_lines(text)
     plain = _plain_lines(report)
     assert len(streamed) == len(report.result.findings) == len(plain)
@@ -46,12 +52,12 @@ def test_every_finding_line_is_the_plain_encoding(report: ReportInput) -> None:
 
 
 def test_the_document_is_the_result_json_plus_the_report_fields(report: ReportInput) -> None:
-    data = json.loads(render_report_json(replace(report, failures=None)))
+    data = json.loads(render_report_json(replace(_full(report), failures=None)))
     plain = result_json(report.result)
     for finding in data["findings"]:
         finding.pop("waiver")
     assert data["findings"] == plain["findings"]
-    report_fields = ("generated_at", "waivers", "inputs", "fixes")  # what the report adds
+    report_fields = ("generated_at", "waivers", "inputs", "fixes", "detail", "rules")
     assert {k: v for k, v in data.items() if k not in report_fields} == plain
 
 
@@ -80,3 +86,31 @@ def test_a_layered_site_lists_every_file_with_its_hash() -> None:
         assert layer["sha256"] == hashlib.sha256(Path(layer["file"]).read_bytes()).hexdigest()
     plain = CliRunner().invoke(app, ["check", "examples/hall-b3.yaml", "-f", "json"])
     assert "layers" not in json.loads(plain.stdout)["site"]  # one file: as before
+
+
+def test_the_compact_result_holds_the_full_results_findings(report: ReportInput) -> None:
+    # The default result, written out as `facility diff` and `--baseline` read it, is the full
+    # result's findings, but the place of the findings nobody acts on (passing, not evaluated).
+    from pathlib import Path
+
+    from facility.analysis.diff import checked_result
+
+    compact = json.loads(render_report_json(report))
+    full = json.loads(render_report_json(_full(report)))
+    assert (compact["detail"], full["detail"]) == ("compact", "full")
+    assert len(compact["figures"]) < len(compact["findings"])  # identical racks share figures
+    expanded = checked_result(compact, Path("result.json"))["findings"]
+    for f in full["findings"]:
+        if f["status"] not in ("fail", "waived"):
+            f["source"] = None
+    assert expanded == full["findings"]
+    # A scenario says how many findings its loss moved, and names its new failures.
+    for scenario, whole in zip(
+        compact["failures"]["scenarios"], full["failures"]["scenarios"], strict=True
+    ):
+        assert scenario["moved"] == len(whole.pop("findings"))
+        assert scenario.pop("moved") >= len(scenario["new_failures"])
+        assert scenario == whole
+    assert {
+        k: v for k, v in compact.items() if k not in ("detail", "findings", "figures", "failures")
+    } == {k: v for k, v in full.items() if k not in ("detail", "findings", "failures")}

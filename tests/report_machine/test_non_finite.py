@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from facility.analysis.diff import DiffReport, FindingChange
+from facility.analysis.diff import DiffReport, FindingChange, full_findings
 from facility.analysis.failures import FailureReport, Scenario, ScenarioResult
 from facility.analysis.headroom import DomainHeadroom, HeadroomReport
 from facility.cli import app
@@ -74,7 +74,7 @@ def test_w_plus_site_writes_no_non_finite_number(w_plus_site: Path, tmp_path: Pa
     texts = {path.name: path.read_text(encoding="utf-8") for path in outputs}
     data = strict_json(texts["result.json"])
     strict_json(texts["result.sarif"])
-    (liq013, _) = [f for f in data["findings"] if f["rule"] == "LIQ-013"]  # FW-1, FW-2
+    (liq013, _) = [f for f in full_findings(data) if f["rule"] == "LIQ-013"]  # FW-1, FW-2
     assert liq013["entity"]["id"] == "FW-1" and liq013["status"] == "pass"
     assert liq013["observed"] == {"value": 32.0, "unit": "°C", "text": "32.0 °C"}
     assert liq013["limit"] == {"value": None, "unit": "°C", "text": "no upper limit"}
@@ -91,7 +91,7 @@ def test_w_plus_site_writes_no_non_finite_number(w_plus_site: Path, tmp_path: Pa
 
 def test_w_plus_site_as_json_on_stdout(w_plus_site: Path) -> None:
     data = strict_json(_check(w_plus_site, "-f", "json").stdout)
-    (liq013, _) = [f for f in data["findings"] if f["rule"] == "LIQ-013"]
+    (liq013, _) = [f for f in full_findings(data) if f["rule"] == "LIQ-013"]
     assert liq013["limit"] == {"value": None, "unit": "°C", "text": "no upper limit"}
 
 
