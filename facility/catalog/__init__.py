@@ -20,7 +20,7 @@ from facility.model.cooling import CduFigures
 from facility.model.equipment import RackFigures
 from facility.model.fields import Id
 from facility.model.power import PduType
-from facility.model.source import parse_document
+from facility.model.source import parse_plain
 
 _DIR = Path(__file__).parent
 # scalable_unit: a block of supernodes (a DGX SuperPOD SU) that no site entity names; shown
@@ -68,7 +68,7 @@ def entries() -> dict[str, CatalogEntry]:
     """All catalog entries by id."""
     found: dict[str, CatalogEntry] = {}
     for path in sorted(_DIR.glob("*.yaml")):
-        data, _ = parse_document(path.read_text(encoding="utf-8"), str(path))
+        data, _ = parse_plain(path.read_text(encoding="utf-8"), str(path))
         for raw in data["entries"]:
             try:
                 entry = CatalogEntry.model_validate(raw)

@@ -306,7 +306,8 @@ def _read_rule_file(path: Path) -> tuple[Any, SourceMap, bytes]:
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     found = _READ.get(key)
     if found is None:
-        found = read_document(path)
+        # Positions are read only for a file a problem is found in (most loads find none).
+        found = read_document(path, plain=True)
         if len(_READ) < 4096:
             _READ[key] = found
     return found
@@ -453,22 +454,21 @@ def _load_rules(
                 specs.append((RuleFile.model_validate(data), source))
             except ValidationError as exc:
                 loader.validation(exc, source)
-    codes: dict[str, Location] = {}
+    codes: dict[str, SourceMap] = {}
     for spec, source in specs:
-        where = source.locate(("code",))
         if spec.code in codes:
             loader.problems.append(
                 Problem(
-                    where,
+                    source.locate(("code",)),
                     "code",
                     Message(
                         "duplicate rule code %(code)s (also at %(where)s)",
                         code=spec.code,
-                        where=str(codes[spec.code]),
+                        where=str(codes[spec.code].locate(("code",))),
                     ),
                 )
             )
-        codes[spec.code] = where
+        codes[spec.code] = source
 
     profiles = _load_profile_chain(
         loader, profile, (profile_dirs or []) + [d / "profiles" for d in dirs]

@@ -120,6 +120,21 @@ class SourceMap:
         return Location(*found)  # type: ignore[arg-type]
 
 
+@dataclass(slots=True)
+class DeferredSourceMap(SourceMap):
+    """The source map of a document read without positions (:func:`parse_plain`): ``text``
+    is read again with the positional reader the first time a location is asked for, which
+    only a problem found later asks (a rule file's unknown name)."""
+
+    text: str | None = None
+
+    def locate(self, path: Path_) -> Location:
+        if self.text is not None:
+            Reader(self.positions).read(self.text)  # read once without a problem: no problem
+            self.text = None
+        return SourceMap.locate(self, path)
+
+
 def field_name(path: Path_) -> str:
     """``("racks", 3, "pdus")`` -> ``racks[3].pdus``."""
     out = ""
@@ -355,6 +370,21 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
 
 _NOT_READ = object()
 
+
+def parse_plain(text: str, file: str) -> tuple[Any, SourceMap]:
+    """As :func:`parse_document`, the same data and problems, but a YAML document of plain
+    data (:func:`facility.model.yaml_reader.read_plain`: no anchors, tags or merge keys, nothing
+    refused) is read without its positions, which its source map reads when one is asked for.
+    For files of the program's own that are read on every run: the rule files and profiles,
+    the catalog. Anything else is read by :func:`parse_document`."""
+    if not file.endswith(".json") and _CONTROL.search(text) is None:
+        try:
+            return yaml_reader.read_plain(text), DeferredSourceMap(file, text=text)
+        except yaml_reader.NotPlain:
+            pass
+    return parse_document(text, file)
+
+
 # What YAML does not allow in a file (YAML 1.1 §5.1): C0 controls but tab, line feed and
 # carriage return; DEL; C1 controls but NEL; surrogates; U+FFFE and U+FFFF. Found before the
 # parser, so the error names the character's own line and column.
@@ -424,9 +454,10 @@ def _from_json(text: str, file: str) -> tuple[Any, SourceMap]:
     return data, SourceMap(file)
 
 
-def read_document(path: Path) -> tuple[Any, SourceMap, bytes]:
-    """Read, decode and parse one site file. Returns data, source map and the raw bytes."""
+def read_document(path: Path, *, plain: bool = False) -> tuple[Any, SourceMap, bytes]:
+    """Read, decode and parse one site file. Returns data, source map and the raw bytes.
+    ``plain``: parsed by :func:`parse_plain` (positions read when one is asked for)."""
     raw = read_bytes(path)
     text = decode(raw, str(path))
-    data, source = parse_document(text, str(path))
+    data, source = (parse_plain if plain else parse_document)(text, str(path))
     return data, source, raw
