@@ -94,6 +94,15 @@ def _worker(mode: str, file: str) -> dict[str, float]:
         start = time.perf_counter()
         yaml_rs.loads(text)
         return {"parse": time.perf_counter() - start}
+    if mode == "parse-ryml":  # rapidyaml's C++ parser into its own tree (no Python objects)
+        try:
+            import ryml  # type: ignore[import-not-found]
+        except ImportError:
+            return {"parse": float("nan")}
+        raw = Path(file).read_bytes()
+        start = time.perf_counter()
+        ryml.parse_in_arena(raw)
+        return {"parse": time.perf_counter() - start}
     if mode in ("load", "load-gc-off"):
         import gc
 
@@ -169,6 +178,26 @@ def _worker(mode: str, file: str) -> dict[str, float]:
         app(argv, standalone_mode=False)
         elapsed = time.perf_counter() - start
         return {"wall": elapsed, "mb": out.stat().st_size / 1e6}
+    if mode in ("cli-failures", "cli-headroom", "cli-diff"):  # the other commands, end to end
+        import contextlib
+
+        from facility.cli import app
+
+        if mode == "cli-failures":
+            argv = ["failures", file, "-f", "json"]
+        elif mode == "cli-headroom":  # one more gb300 rack in the first hall's first zone
+            argv = ["headroom", file, "--rack-type", "gb300", "--zone", "H01-Z01", "-f", "json"]
+        else:  # FILE is "old.json+new.json": two results of `facility check`
+            old, new = file.split("+")
+            argv = ["diff", old, new, "-f", "json"]
+        with tempfile.TemporaryDirectory() as tmp:  # to a file: a campus's output is large
+            out = Path(tmp) / "out.json"
+            with out.open("w", encoding="utf-8") as sink, contextlib.redirect_stdout(sink):
+                start = time.perf_counter()
+                with contextlib.suppress(SystemExit):  # exit 1: a check failed
+                    app(argv, standalone_mode=False)
+                elapsed = time.perf_counter() - start
+            return {"wall": elapsed, "mb": out.stat().st_size / 1e6}
     raise SystemExit(f"unknown worker mode {mode}")
 
 
@@ -305,6 +334,10 @@ def main(argv: list[str] | None = None) -> None:
         "--ready", action="store_true", help="the campus variant whose racks pass 2N (80 A PDUs)"
     )
     parser.add_argument("--no-html", action="store_true", help="skip the HTML report timing")
+    parser.add_argument(
+        "--failing-only", action="store_true", help="only the campus whose GB300 rows fail 2N"
+    )
+    parser.add_argument("--no-others", action="store_true", help="skip failures, headroom and diff")
     parser.add_argument("--worker", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -315,70 +348,114 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     sizes = args.sizes or list(DEFAULT_SIZES)
+    variants = [True] if args.ready else [False] if args.failing_only else [False, True]
     with tempfile.TemporaryDirectory(prefix="facility-bench-") as tmp:
         out_dir = args.out_dir or Path(tmp)
         form = "rows-as-blocks" if args.rows_as_blocks else "one entry per rack"
-        campus = "ready campus" if args.ready else "campus whose GB300 rows fail 2N"
         base = measure("baseline", "-")
         print(
-            f"{campus}, {form}; Python {sys.version.split()[0]}, "
-            f"parser: PyYAML {__import__('yaml').__version__} CSafeLoader (libyaml); "
+            f"{form}; Python {sys.version.split()[0]}, "
+            f"parser: PyYAML {__import__('yaml').__version__} CSafeLoader (libyaml); native: "
+            f"rapidyaml (ryml) and yaml_rs when installed (uv run --with rapidyaml --with yaml-rs); "
             f"baseline process after imports: {base['peak_mb']:.0f} MB"
         )
         head = (
-            f"{'N':>7} {'MB':>5} |{'parse s':>8} {'no gc':>6} {'rs':>5} {'load s':>7} |"
+            f"{'N':>7} {'campus':>7} {'MB':>5} |{'parse s':>8} {'no gc':>6} {'rs':>5}"
+            f" {'ryml':>5} {'load s':>7} |"
             f" {'read':>6} {'valid.':>6} {'resolve':>7} |"
             f" {'audit':>6} {'json':>6} {'fail %':>6} |"
-            f" {'check':>7} {'÷parse':>6} {'÷no gc':>6} {'peak':>8} |"
+            f" {'check':>7} {'÷parse':>6} {'÷native':>7} {'peak':>8} {'JSON MB':>7} {'÷site':>5} |"
             f" {'html s':>7} {'MB':>5} {'peak':>8} {'open s':>6}"
         )
+        others: list[str] = []
         print(head)
         print("-" * len(head))
         for n in sizes:
-            name = f"campus-{n}{'-rows' if args.rows_as_blocks else ''}"
-            file = out_dir / f"{name}{'-ready' if args.ready else ''}.yaml"
-            write_campus(n, file, rows_as_blocks=args.rows_as_blocks, ready=args.ready)
-            runs = args.runs if n <= 10_000 else 1
-            parse = median_runs("parse", file, runs)
-            no_gc = median_runs("parse-no-gc", file, runs)
-            rust = median_runs("parse-rs", file, runs)
-            load = median_runs("load", file, runs)
-            phases = median_runs("phases", file, runs)
-            check = median_runs("cli-json", file, runs)
-            html = median_runs("cli-html", file, runs) if not args.no_html else None
-            if int(load["racks"]) != n:
-                raise SystemExit(f"loaded {load['racks']} racks, expected {n}")
-            opened = browser_open(file.with_suffix(".html"), runs) if html else None
-            html_cols = (
-                f" {html['wall']:>7.2f} {html['mb']:>5.1f} {html['peak_mb']:>5.0f} MB"
-                if html
-                else f" {'-':>7} {'-':>5} {'-':>8}"
-            ) + (f" {opened:>6.2f}" if opened is not None else f" {'-':>6}")
-            print(
-                f"{n:>7,} {file.stat().st_size / 1e6:>5.1f} |"
-                f"{parse['parse']:>8.2f} {no_gc['parse']:>6.2f} {rust['parse']:>5.2f}"
-                f" {load['load_site']:>7.2f} |"
-                f" {load['read']:>6.2f} {load['validate']:>6.2f}"
-                f" {load['resolve']:>7.2f} |"
-                f" {phases['audit']:>6.2f} {phases['json']:>6.2f}"
-                f" {100 * phases['failing'] / phases['findings']:>6.1f} |"
-                f" {check['wall']:>7.2f} {check['wall'] / parse['parse']:>6.2f}"
-                f" {check['wall'] / no_gc['parse']:>6.2f}"
-                f" {check['peak_mb']:>5.0f} MB |" + html_cols,
-                flush=True,
-            )
+            results: dict[bool, Path] = {}
+            for ready in variants:
+                name = f"campus-{n}{'-rows' if args.rows_as_blocks else ''}"
+                file = out_dir / f"{name}{'-ready' if ready else ''}.yaml"
+                write_campus(n, file, rows_as_blocks=args.rows_as_blocks, ready=ready)
+                runs = args.runs if n <= 10_000 else 1
+                parse = median_runs("parse", file, runs)
+                no_gc = median_runs("parse-no-gc", file, runs)
+                rust = median_runs("parse-rs", file, runs)
+                ryml = median_runs("parse-ryml", file, runs)
+                load = median_runs("load", file, runs)
+                phases = median_runs("phases", file, runs)
+                check = median_runs("cli-json", file, runs)
+                results[ready] = file.with_suffix(".json")
+                html = median_runs("cli-html", file, runs) if not args.no_html else None
+                if int(load["racks"]) != n:
+                    raise SystemExit(f"loaded {load['racks']} racks, expected {n}")
+                opened = browser_open(file.with_suffix(".html"), runs) if html else None
+                html_cols = (
+                    f" {html['wall']:>7.2f} {html['mb']:>5.1f} {html['peak_mb']:>5.0f} MB"
+                    if html
+                    else f" {'-':>7} {'-':>5} {'-':>8}"
+                ) + (f" {opened:>6.2f}" if opened is not None else f" {'-':>6}")
+                natives = [t for t in (rust["parse"], ryml["parse"]) if t == t]  # not NaN
+                native = min(natives) if natives else float("nan")
+                site_mb = file.stat().st_size / 1e6
+                print(
+                    f"{n:>7,} {'ready' if ready else 'failing':>7} {site_mb:>5.1f} |"
+                    f"{parse['parse']:>8.2f} {no_gc['parse']:>6.2f} {rust['parse']:>5.2f}"
+                    f" {ryml['parse']:>5.2f} {load['load_site']:>7.2f} |"
+                    f" {load['read']:>6.2f} {load['validate']:>6.2f}"
+                    f" {load['resolve']:>7.2f} |"
+                    f" {phases['audit']:>6.2f} {phases['json']:>6.2f}"
+                    f" {100 * phases['failing'] / phases['findings']:>6.1f} |"
+                    f" {check['wall']:>7.2f} {check['wall'] / parse['parse']:>6.2f}"
+                    f" {check['wall'] / native:>7.1f}"
+                    f" {check['peak_mb']:>5.0f} MB {check['mb']:>7.1f}"
+                    f" {check['mb'] / site_mb:>5.1f} |" + html_cols,
+                    flush=True,
+                )
+                if not args.no_others:
+                    failures = median_runs("cli-failures", file, runs)
+                    headroom = median_runs("cli-headroom", file, runs)
+                    others.append(
+                        f"{n:>7,} {'ready' if ready else 'failing':>7} |"
+                        f" {failures['wall']:>8.2f} {failures['wall'] / check['wall']:>6.2f}"
+                        f" {failures['wall'] / native:>7.1f} {failures['peak_mb']:>5.0f} MB |"
+                        f" {headroom['wall']:>8.2f} {headroom['wall'] / check['wall']:>6.2f}"
+                        f" {headroom['peak_mb']:>5.0f} MB |"
+                    )
+            if not args.no_others and len(results) == 2:
+                pair = f"{results[False]}+{results[True]}"
+                diff = median_runs("cli-diff", pair, args.runs if n <= 10_000 else 1)
+                others.append(
+                    f"{n:>7,} {'diff':>7} |{'':>30}|{'':>25}|"
+                    f" {diff['wall']:>7.2f} {diff['wall'] / native:>7.1f}"
+                    f" {diff['peak_mb']:>5.0f} MB"
+                )
     print(
-        "parse = yaml.load(CSafeLoader) on the text already read (the reference); load = "
-        "load_site: read, hash, parse with a source position per value, validate, resolve.\n"
+        "parse = yaml.load(CSafeLoader) on the text already read (the reference); rs = yaml_rs."
+        "loads, ryml = rapidyaml's parse_in_arena, when installed (native: the faster);\n"
+        "load = load_site: read, hash, parse with a source position per value, validate, "
+        "resolve.\n"
         "read = the file read, decoded and parsed (libyaml's events to plain data with the line "
         "and column of every value); valid. = pydantic; resolve = references, rows, PDUs.\n"
         "audit = every rule of the default profile; json = the JSON result streamed to a file; "
         "fail % = failing findings.\n"
         "check = `facility check FILE -o result.json` end to end in one process (wall), "
-        "÷parse = check over parse (target at 10,000 racks: ≤ 4), peak = its peak RSS;\n"
+        "÷parse = check over parse, ÷native over the native parse (target at 10,000 racks: "
+        "≤ 4), peak = its peak RSS, JSON MB its result and ÷site that over the site file;\n"
         "html = `facility check FILE -o report.html` end to end, with the file's size and peak "
         "RSS; open = headless Chromium loading it (less an empty page), if installed."
     )
+    if others:
+        print(
+            f"\n{'N':>7} {'campus':>7} | {'failures':>8} {'÷check':>6} {'÷native':>7}"
+            f" {'peak':>8} | {'headroom':>8} {'÷check':>6} {'peak':>8} |"
+            f" {'diff s':>7} {'÷native':>7} {'peak':>8}"
+        )
+        print("\n".join(others))
+        print(
+            "failures = `facility failures FILE -f json`; headroom = `facility headroom FILE "
+            "--rack-type gb300 --zone H01-Z01 -f json`; diff = `facility diff` of the failing "
+            "and the ready campus's JSON results (-f json); ÷check over `check -o result.json`."
+        )
     if not args.no_startup:
         startup()
 
