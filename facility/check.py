@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -146,6 +145,8 @@ def _fixes_of(
 
 
 def _memo_key(site: Site, ruleset: RuleSet, result: Any, as_of: dt.date | None) -> bytes | None:
+    import pickle  # only a fix search (--fixes) needs it
+
     rules = [(r.file, r.spec, r.severity, r.parameters, r.kind) for r in ruleset.rules]
     failing = [
         (f.id, f.rule, f.severity, f.entity_kind, f.entity_id, f.observed, f.limit, f.margin)

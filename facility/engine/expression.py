@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping
@@ -104,6 +105,7 @@ def _dimension(exponents: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((b, e) for b, e in exponents.items() if e))
 
 
+@functools.cache  # a Type is immutable; a rule load asks for each kind hundreds of times
 def kind_type(kind: str) -> Type:
     """The type of a quantity kind from ``facility.units.KINDS`` (or 'boolean', 'count')."""
     if kind == "boolean":

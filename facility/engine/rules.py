@@ -292,10 +292,10 @@ class _Loader:
             self.problems.append(Problem(source.locate(path), field_name(path), message))
 
 
-# Rule files read in this process, by path and the file's size and change time: a program that
+# Rule files read in this process, by path, file, size and change time: a program that
 # loads the rules more than once (the tests, an analysis under several profiles) parses each
 # file once; an edited file is read again. The parsed data is never changed by the loader.
-_READ: dict[tuple[str, int, int], tuple[Any, SourceMap, bytes]] = {}
+_READ: dict[tuple[str, int, int, int, int], tuple[Any, SourceMap, bytes]] = {}
 
 
 def _read_rule_file(path: Path) -> tuple[Any, SourceMap, bytes]:
@@ -303,7 +303,9 @@ def _read_rule_file(path: Path) -> tuple[Any, SourceMap, bytes]:
         stat = path.stat()
     except OSError:
         return read_document(path)  # read_document says what is wrong with it
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    # The file itself (device and inode, at the end of any link) as it is now; not resolved,
+    # which asks the system about every directory of the path.
+    key = (os.path.abspath(path), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
     found = _READ.get(key)
     if found is None:
         # Positions are read only for a file a problem is found in (most loads find none).

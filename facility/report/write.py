@@ -139,6 +139,8 @@ def _cannot_write(path: Path, error: BaseException, notes: Sequence[Message] = (
 
 
 def _targets(paths: Sequence[Path], protected: tuple[Path, ...]) -> list[_Target]:
+    if not paths:  # nothing is written (a report on stdout): no input to look up
+        return []
     inputs = [found for found in map(_input, protected) if found is not None]
     targets: list[_Target] = []
     for path in paths:

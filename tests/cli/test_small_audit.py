@@ -52,6 +52,7 @@ NOT_NEEDED = (
     "numpy",
     "CoolProp",
     "hypothesis",
+    "pickle",  # the fix search's memo (--fixes)
 )
 
 _RUN = """
