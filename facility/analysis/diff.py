@@ -229,9 +229,11 @@ def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
     for index, f in enumerate(data["findings"]):
         code, kind, entity = f["id"].split(":", 2)
         if code not in rules:
-            raise _Unreadable(("findings", index, "id"), f"no rule {code[:40]} in rules")
+            problem = Message("no rule %(code)s in rules", code=code[:40])
+            raise _Unreadable(("findings", index, "id"), problem)
         if f["figures"] >= len(figures):
-            raise _Unreadable(("findings", index, "figures"), "no such entry in figures")
+            problem = Message("no such entry in figures")
+            raise _Unreadable(("findings", index, "figures"), problem)
         findings.append(
             {
                 "id": f["id"],
@@ -248,7 +250,7 @@ def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class _Unreadable(Exception):
-    def __init__(self, path: tuple[str | int, ...], problem: str) -> None:
+    def __init__(self, path: tuple[str | int, ...], problem: Message) -> None:
         super().__init__(problem)
         self.path, self.problem = path, problem
 
