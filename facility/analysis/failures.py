@@ -27,7 +27,7 @@ from typing import Any
 from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Context
-from facility.engine.reads import Affected, Seed, affected
+from facility.engine.reads import Affected, Seed, affected, changed_quantities
 from facility.engine.rules import RuleSet
 from facility.gcpause import paused_gc
 from facility.messages import Message
@@ -169,6 +169,35 @@ class _Failer:
     def __init__(self, site: Site):
         self.site = site
         self.topology = site.topology
+        self.seeds: list[Seed] = []  # what the last scenario applied changes
+        # Built once (a scenario looks up its element instead of scanning the site):
+        # each element → itself and every element it feeds, as (scope, id), in chain order.
+        below: dict[str, list[tuple[str, str]]] = {}
+        for e, chain in self.topology.chain.items():
+            entry = ("distribution" if e in site.distribution else "power_source", e)
+            for above in dict.fromkeys(a.id for a in chain):
+                below.setdefault(above, []).append(entry)
+        self._below = {element: tuple(found) for element, found in below.items()}
+        # each facility water → the air units whose coils it cools, by id
+        self._units_on_water: dict[str, list[str]] = {}
+        for unit in sorted(site.air_units):
+            water = site.air_units[unit].facility_water
+            if water is not None:
+                self._units_on_water.setdefault(water, []).append(unit)
+        # (kind, entity served) → the loads of that kind serving it
+        self._serving: dict[str, dict[str, list[str]]] = {}
+        for load in site.loads.values():
+            if load.serves is not None:
+                by_entity = self._serving.setdefault(load.kind, {})
+                by_entity.setdefault(load.serves, []).append(load.id)
+
+    def affected(
+        self, site: Site, seeds: list[Seed], *, exclude: Iterable[tuple[str, str]] = ()
+    ) -> Affected:
+        """:func:`facility.engine.reads.affected`, the seeds kept for the scenario's
+        :func:`facility.engine.reads.changed_quantities`."""
+        self.seeds += seeds
+        return affected(site, seeds, exclude=exclude)
 
     def without_pdus(
         self,
@@ -190,7 +219,7 @@ class _Failer:
             kind = "distribution" if element in site.distribution else "power_source"
             seeds.append((kind, element, "below"))
         exclude = [("pdu", p.id) for p in lost] + list(out)
-        return failed, affected(failed, seeds, exclude=exclude)
+        return failed, self.affected(failed, seeds, exclude=exclude)
 
     def stopped_with_their_power(
         self, failed: Site, found: Affected, feeds: tuple[Feed, ...]
@@ -216,7 +245,7 @@ class _Failer:
             seeds += _air_unit_seeds(failed.air_units[unit])
             failed = overlay.without_air_unit(failed, unit)
         out = [("cdu", c) for c in cdus]
-        merged = _merged(found, affected(failed, seeds, exclude=out))
+        merged = _merged(found, self.affected(failed, seeds, exclude=out))
         # A stopped CDU's own checks are not judged again: it is out of service.
         if "cdu" in merged:
             merged["cdu"] = [c for c in merged["cdu"] if c[0] not in cdus]
@@ -225,12 +254,8 @@ class _Failer:
     def _stopped(self, failed: Site, dead: set[str], kind: str, ids: set[str]) -> set[str]:
         """The entities of ``ids`` whose every load of ``kind`` serving them is in ``dead``
         (an air unit entry of several units: each of its units)."""
-        by_entity: dict[str, list[str]] = {}
-        for load in self.site.loads.values():
-            if load.kind == kind and load.serves is not None:
-                by_entity.setdefault(load.serves, []).append(load.id)
         stopped: set[str] = set()
-        for served, loads in by_entity.items():
+        for served, loads in self._serving.get(kind, {}).items():
             if not all(load in dead for load in loads):
                 continue
             units = re.compile(rf"{re.escape(served)}(-\d+)?") if kind == "air_unit" else None
@@ -248,17 +273,12 @@ class _Failer:
                 seeds.append(("tcs_loop", cdu.loop, "cdus"))
             if cdu.spec.facility_water is not None:
                 seeds.append(("facility_water", cdu.spec.facility_water, "cdus"))
-        return failed, affected(failed, seeds, exclude=[("cdu", c) for c in lost])
+        return failed, self.affected(failed, seeds, exclude=[("cdu", c) for c in lost])
 
     def below(self, element: str) -> tuple[tuple[str, str], ...]:
         """(scope, id) of ``element`` and of every element it feeds, directly or through
         distribution."""
-        site = self.site
-        return tuple(
-            ("distribution" if e in site.distribution else "power_source", e)
-            for e, chain in self.topology.chain.items()
-            if any(above.id == element for above in chain)
-        )
+        return self._below.get(element, ())
 
     def lost_pdus(self, scenario: Scenario) -> tuple[Pdu, ...] | None:
         """The PDUs a power loss takes out of service (None: not a power loss)."""
@@ -271,6 +291,7 @@ class _Failer:
 
     def apply(self, scenario: Scenario) -> tuple[Site, Affected]:
         site, kind, element = self.site, scenario.kind, scenario.element
+        self.seeds = []
         lost = self.lost_pdus(scenario)
         if lost is not None:
             # The racks, their surviving PDUs, and every element upstream of the racks' PDUs:
@@ -288,15 +309,13 @@ class _Failer:
         if kind == "facility_water":
             failed, found = self.without_cdus(set(self.topology.cdus_by_water.get(element, ())))
             # The air units whose coils it cools stop cooling too.
-            units = [
-                u for u in sorted(site.air_units) if site.air_units[u].facility_water == element
-            ]
+            units = self._units_on_water.get(element, [])
             if units:
                 seeds: list[Seed] = []
                 for unit in units:
                     seeds += _air_unit_seeds(site.air_units[unit])
                     failed = overlay.without_air_unit(failed, unit)
-                found = _merged(found, affected(failed, seeds))
+                found = _merged(found, self.affected(failed, seeds))
             # The lost loop itself is out of service: its own checks are not judged again.
             if "facility_water" in found:
                 found["facility_water"] = [w for w in found["facility_water"] if w[0] != element]
@@ -305,7 +324,7 @@ class _Failer:
             return self.one_pump_lost(site.cdus[element])
         if kind == "air_unit":
             failed = overlay.without_air_unit(site, element)
-            return failed, affected(failed, _air_unit_seeds(site.air_units[element]))
+            return failed, self.affected(failed, _air_unit_seeds(site.air_units[element]))
         if kind == "heat_rejection":
             return self.one_unit_lost(element)
         raise ValueError(f"unknown failure kind {kind}")
@@ -323,7 +342,7 @@ class _Failer:
         figures = cdu.figures.model_copy(update=update)
         failed_cdu = dataclasses.replace(cdu, figures=figures)
         site = overlay.with_cdu(self.site, failed_cdu)
-        return site, affected(site, [("cdu", cdu.id, "figures")])
+        return site, self.affected(site, [("cdu", cdu.id, "figures")])
 
     def one_unit_lost(self, entry_id: str) -> tuple[Site, Affected]:
         """One unit of the heat rejection entry ``entry_id`` lost. The units the entry may have
@@ -334,7 +353,9 @@ class _Failer:
             update={"count": entry.count - 1, "redundant": max(0, entry.redundant - 1)}
         )
         site = overlay.with_heat_rejection(self.site, failed_entry)
-        return site, affected(site, [("facility_water", entry.facility_water, "heat_rejection")])
+        return site, self.affected(
+            site, [("facility_water", entry.facility_water, "heat_rejection")]
+        )
 
 
 def site_without(site: Site, scenario: Scenario) -> Site:
@@ -374,12 +395,25 @@ def analyse_failures(
                 (scope, i) in touching for scope, items in touched.items() for i, _ in items
             ):
                 continue
+            # What the loss cannot change is the normal audit's, not derived again.
+            changed_q = changed_quantities(failer.seeds)
             if lost is not None:
                 findings = _power_loss(
-                    failer, base, lost, failed_site, touched, ruleset, normal_rules, classes, before
+                    failer,
+                    base,
+                    lost,
+                    failed_site,
+                    touched,
+                    ruleset,
+                    normal_rules,
+                    classes,
+                    before,
+                    changed_q,
                 )
             else:
-                findings = evaluate_entities(failed_site, ruleset, normal_rules, touched, base)
+                findings = evaluate_entities(
+                    failed_site, ruleset, normal_rules, touched, base, changed_q
+                )
             findings = [_still_unknown(f, unknown_before) for f in findings]
             new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
             worst, worst_u = None, None
@@ -441,6 +475,7 @@ def _power_loss(
     rules: list[Any],
     classes: dict[Any, tuple[Rack, list[Finding]]],
     before: dict[str, Finding],
+    changed: frozenset[tuple[str, str]],
 ) -> list[Finding]:
     """A loss of PDUs (a rack side, a busway, a source): the elements above them judged for
     each scenario (their other loads differ); each rack that lost some, with its PDUs still
@@ -448,7 +483,7 @@ def _power_loss(
     others (a UPS's loss is its racks' side losses at once)."""
     touched = dict(touched)
     racks, pdus = touched.pop("rack", []), touched.pop("pdu", [])
-    found = evaluate_entities(failed_site, ruleset, rules, touched, base)  # above them
+    found = evaluate_entities(failed_site, ruleset, rules, touched, base, changed)  # above them
     lost_ids = frozenset(p.id for p in lost)
     remaining: dict[str, list[tuple[str, Any]]] = {}
     for pdu_id, pdu in pdus:
@@ -458,7 +493,7 @@ def _power_loss(
         key = _rack_key(original, lost_ids)
         if key not in classes:
             entities = {"rack": [(rack_id, rack)], "pdu": remaining.get(rack_id, [])}
-            judged = evaluate_entities(failed_site, ruleset, rules, entities, base)
+            judged = evaluate_entities(failed_site, ruleset, rules, entities, base, changed)
             classes[key] = (original, judged)
         model, findings = classes[key]
         if model is original:

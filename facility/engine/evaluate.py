@@ -81,16 +81,22 @@ def evaluate_entities(
     rules: list[Rule],
     entities: dict[str, list[tuple[str, Any]]],
     baseline: Context | None = None,
+    changed: frozenset[tuple[str, str]] | None = None,
 ) -> list[Finding]:
     """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom).
 
     ``baseline`` is the normal audit's context when ``site`` is a failure overlay of its site
     (:mod:`facility.model.overlay`): the overlay's sums start from its sums, and the values
-    the area modules share between entities are shared with it.
+    the area modules share between entities are shared with it. ``changed``: the (scope,
+    quantity) pairs the overlay can change (:func:`facility.engine.reads.changed_quantities`);
+    every other quantity's values are the baseline's, shared both ways (one computed here is
+    the value the baseline would compute), not derived again for each scenario.
     """
     ctx = Context(site, ruleset.assumptions, baseline=baseline)
     if baseline is not None:
         ctx.memo = baseline.memo
+        if changed is not None:
+            ctx.cache = dict(_unchanged_tables(baseline, changed))
     findings = []
     for rule in rules:
         scoped = entities.get(rule.spec.scope)
@@ -102,6 +108,22 @@ def evaluate_entities(
             if finding is not None:
                 findings.append(finding)
     return findings
+
+
+def _unchanged_tables(
+    baseline: Context, changed: frozenset[tuple[str, str]]
+) -> dict[tuple[str, str], dict[str, Value]]:
+    """The baseline's table of every quantity not in ``changed``, made once per set (a campus's
+    scenarios have a few: one per kind of loss)."""
+    key = ("unchanged tables", changed)
+    found: dict[tuple[str, str], dict[str, Value]] | None = baseline.memo.get(key)
+    if found is None:
+        for scope_name, quantities in catalogue().items():
+            for name in quantities:
+                baseline.cache.setdefault((scope_name, name), {})
+        found = {k: table for k, table in baseline.cache.items() if k not in changed}
+        baseline.memo[key] = found
+    return found
 
 
 def default_profile(site: Site) -> str:

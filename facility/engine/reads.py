@@ -214,10 +214,12 @@ def _paths(scope: str, aspect: str) -> frozenset[tuple[str, Path]]:
             if len(step) <= _MAX_STEPS:
                 work.append((reader_scope, reader, step))
     found = _PATHS[(scope, aspect)] = frozenset((s, path) for s, _, path in seen)
+    _REACHED[(scope, aspect)] = frozenset((s, name) for s, name, _ in seen)
     return found
 
 
 _PATHS: dict[tuple[str, str], frozenset[tuple[str, Path]]] = {}
+_REACHED: dict[tuple[str, str], frozenset[tuple[str, str]]] = {}
 _MAX_STEPS = 6  # a chain of reads longer than any the catalogue has (a cycle stops here)
 
 
@@ -252,6 +254,17 @@ def affected(
         for scope, found in ids.items()
         if any((scope, i) not in out_of_service for i in found)
     }
+
+
+def changed_quantities(seeds: Iterable[Seed]) -> frozenset[tuple[str, str]]:
+    """The (scope, quantity) pairs whose value the seeds can change on some entity: every
+    other quantity reads, on the changed site, what it reads on the site as it was (what a
+    failure scenario takes from its normal audit instead of deriving it again)."""
+    found: set[tuple[str, str]] = set()
+    for scope, _, aspect in seeds:
+        _paths(scope, aspect)
+        found |= _REACHED[(scope, aspect)]
+    return frozenset(found)
 
 
 def entity_of(site: Site, scope: str, entity_id: str) -> Any:

@@ -10,6 +10,7 @@ never changed.
 from __future__ import annotations
 
 import dataclasses
+from collections import ChainMap
 from collections.abc import Iterable
 
 from facility.model.heat_rejection import HeatRejection
@@ -42,20 +43,24 @@ def without_pdus(
 
 def without_cdus(site: Site, lost: set[str]) -> Site:
     """``site`` with the CDUs ``lost`` out of service: the loops that name them name the
-    others (which carry the loop's heat and flow)."""
-    loops = {
-        loop_id: loop.model_copy(update={"cdus": [c for c in loop.cdus if c not in lost]})
-        for loop_id, loop in site.loops.items()
-        if lost.intersection(loop.cdus)
-    }
+    others (which carry the loop's heat and flow). The loops that name none are shared."""
+    naming = site.topology.loops_by_cdu
+    loops = {}
+    for loop_id in sorted({loop for c in lost for loop in naming.get(c, ())}):
+        loop = site.loops.get(loop_id)
+        if loop is not None and lost.intersection(loop.cdus):
+            loops[loop_id] = loop.model_copy(
+                update={"cdus": [c for c in loop.cdus if c not in lost]}
+            )
     return site.with_topology(
-        site.topology.without_cdus(frozenset(lost)), loops={**site.loops, **loops}
+        site.topology.without_cdus(frozenset(lost)),
+        loops=ChainMap(loops, site.loops),  # the site's order; the changed loops first
     )
 
 
 def with_cdu(site: Site, cdu: ResolvedCdu) -> Site:
     """``site`` with ``cdu`` in place of the CDU of its id (e.g. a pump lost)."""
-    return site.with_topology(site.topology, cdus={**site.cdus, cdu.id: cdu})
+    return site.with_topology(site.topology, cdus=ChainMap({cdu.id: cdu}, site.cdus))
 
 
 def with_heat_rejection(site: Site, entry: HeatRejection) -> Site:

@@ -113,6 +113,8 @@ class Topology:
     # Every distribution element and source → the non-IT load feeds below it (directly or
     # through distribution), and each load's feeds by side.
     loads_below: Mapping[str, tuple[Feed, ...]] = dataclasses.field(default_factory=dict)
+    # Each CDU → the loops that name it (a CDU lost changes those, not every loop).
+    loops_by_cdu: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     pdus_out_of_service: frozenset[str] = frozenset()
     load_feeds_out: frozenset[tuple[str, str]] = frozenset()  # (load id, side) out of service
     moved: Moved | None = None  # set by a failure overlay of the power tree
@@ -195,14 +197,18 @@ class Topology:
 
     def without_cdus(self, lost: frozenset[str]) -> Topology:
         """The relations once the CDUs ``lost`` are out of service (the loops that name them
-        are changed with the site: :func:`facility.model.overlay.without_cdus`)."""
-        return dataclasses.replace(
-            self,
-            cdus_by_water={
-                water: tuple(c for c in cdus if c not in lost)
-                for water, cdus in self.cdus_by_water.items()
-            },
-        )
+        are changed with the site: :func:`facility.model.overlay.without_cdus`). Only the
+        facility water of each lost CDU changes; the others are shared."""
+        r = self.relations
+        waters = {r.cdu_water[r.cdus.index[c]] for c in lost if c in r.cdus.index}
+        changed = {}
+        for water in sorted(w for w in waters if w >= 0):
+            water_id = r.waters.ids[water]
+            cdus = self.cdus_by_water.get(water_id)
+            if cdus is not None:
+                changed[water_id] = tuple(c for c in cdus if c not in lost)
+        on_water = ChainMap(changed, self.cdus_by_water)  # type: ignore[arg-type]
+        return dataclasses.replace(self, cdus_by_water=on_water)
 
 
 def build_topology(site: Site) -> Topology:
@@ -238,6 +244,10 @@ def build_topology(site: Site) -> Topology:
             for above in chains[index[element]] if element in index else ():
                 loads_below.setdefault(above.id, []).append((load, side))
     on_water: dict[str, list[str]] = {}
+    loops_by_cdu: dict[str, list[str]] = {}
+    for loop_id, loop in site.loops.items():
+        for cdu_id in dict.fromkeys(loop.cdus):
+            loops_by_cdu.setdefault(cdu_id, []).append(loop_id)
     for c, cdu_id in enumerate(r.cdus.ids):
         if r.cdu_water[c] >= 0:
             on_water.setdefault(r.waters.ids[r.cdu_water[c]], []).append(cdu_id)
@@ -255,6 +265,7 @@ def build_topology(site: Site) -> Topology:
         racks_by_row=grouped(r.rack_row, r.rows),
         relations=r,
         loads_below={element: tuple(found) for element, found in loads_below.items()},
+        loops_by_cdu={cdu: tuple(loops) for cdu, loops in loops_by_cdu.items()},
     )
 
 

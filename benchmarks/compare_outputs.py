@@ -1,0 +1,75 @@
+"""Do two source trees give the same results? `check -o result.json` and `failures -f json`.
+
+    uv run python benchmarks/compare_outputs.py BEFORE AFTER SITE...
+
+BEFORE and AFTER are source trees of the project (the repository itself, or one written with
+``git archive COMMIT | tar -x -C DIR``), each run in its own process with this interpreter and
+the tree first on ``PYTHONPATH``. For every site both commands are run with a fixed report
+date, and their outputs compared byte for byte (the results hold no run times); the first
+difference of each is printed. Exit 1 when any output differs: what a change meant to leave
+the results alone (an optimisation of the single-failure analysis) must not move a byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GENERATED_AT = "2026-12-02T00:00:00Z"
+RUN = "from facility.cli import main; main()"
+
+
+def _outputs(tree: Path, site: Path, work: Path) -> dict[str, bytes]:
+    """The JSON result of ``check`` and the output of ``failures -f json`` under ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+    result = work / "result.json"
+    check = [sys.executable, "-c", RUN, "check", str(site), "-o", str(result)]
+    check += ["--generated-at", GENERATED_AT]
+    done = subprocess.run(check, env=env, capture_output=True, check=False)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{tree}: check {site} exited {done.returncode}: {done.stderr[-2000:]!r}")
+    failures = [sys.executable, "-c", RUN, "failures", str(site), "-f", "json"]
+    run = subprocess.run(failures, env=env, capture_output=True, check=False)
+    if run.returncode not in (0, 1):
+        raise SystemExit(f"{tree}: failures {site} exited {run.returncode}: {run.stderr[-2000:]!r}")
+    return {"check -o result.json": result.read_bytes(), "failures -f json": run.stdout}
+
+
+def _first_difference(a: bytes, b: bytes) -> str:
+    at = next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+    return (
+        f"at byte {at:,}: {a[max(0, at - 80) : at + 80]!r}\n  vs {b[max(0, at - 80) : at + 80]!r}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    parser.add_argument("sites", type=Path, nargs="+")
+    args = parser.parse_args()
+    differ = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for site in args.sites:
+            before = _outputs(args.before, site, Path(tmp))
+            after = _outputs(args.after, site, Path(tmp))
+            for name, old in before.items():
+                new = after[name]
+                digest = hashlib.sha256(new).hexdigest()[:12]
+                if old == new:
+                    print(f"same     {site} {name}: {len(new):,} bytes, sha256 {digest}")
+                else:
+                    differ += 1
+                    print(f"DIFFERS  {site} {name} {_first_difference(old, new)}")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
