@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOT_NEEDED = (
     "jinja2",
     "markupsafe",
+    "facility.report.view",  # the view model of the HTML and Markdown reports
+    "facility.report.portfolio_view",
     "facility.report.html",
     "facility.report.markdown",
     "facility.report.pdf",
