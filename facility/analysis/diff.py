@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -29,14 +30,17 @@ from facility.model.source import (
     read_bytes,
 )
 
+if TYPE_CHECKING:
+    from facility.analysis.result_stream import StreamedResult
+
 FAILING = ("fail",)
 
 
 @dataclass(slots=True)
 class FindingChange:
     id: str
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
+    before: Mapping[str, Any] | None  # a finding as in a full result's findings[]
+    after: Mapping[str, Any] | None
     worse: bool = False  # same status on both sides, the margin lower now (:func:`_worse`)
 
     @property
@@ -57,7 +61,9 @@ class FindingChange:
         return _figure_changed(self.before, self.after, "observed")
 
 
-def _figure_changed(before: dict[str, Any] | None, after: dict[str, Any] | None, key: str) -> bool:
+def _figure_changed(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any] | None, key: str
+) -> bool:
     if before is None or after is None:
         return False  # a check on one side only: nothing to compare
     old, new = before.get(key), after.get(key)
@@ -79,6 +85,11 @@ class DiffReport:
     added: list[FindingChange] = field(default_factory=list)  # checks only in the new state
     removed: list[FindingChange] = field(default_factory=list)  # checks only in the old state
     unchanged: int = 0  # same status and margin on both sides
+    # (rule, entity kind) -> its changed entity ids in natural order, None where entities that
+    # did not change lie between two: the order runs are counted in (diff_report), made as a
+    # streamed diff goes (it holds no finding that did not change); None: from old and new
+    orders: dict[tuple[str, str], list[str | None]] | None = None
+    streamed: int = 0  # how many of the two results were read one finding at a time
 
     @property
     def worse(self) -> list[FindingChange]:
@@ -396,7 +407,7 @@ def read_result(path: Path, profile: str | None) -> dict[str, Any]:
     return result_json(run_check(site, ruleset, generated_at=now).result)
 
 
-def _margin(finding: dict[str, Any] | None) -> float | None:
+def _margin(finding: Mapping[str, Any] | None) -> float | None:
     margin = (finding or {}).get("margin")
     return None if margin is None else margin["value"]
 
@@ -406,29 +417,35 @@ def diff_results(old: dict[str, Any], new: dict[str, Any]) -> DiffReport:
     after = {f["id"]: f for f in new["findings"]}
     report = DiffReport(old, new)
     for fid in sorted(before.keys() | after.keys()):
-        b, a = before.get(fid), after.get(fid)
-        change = FindingChange(fid, b, a)
-        b_fail = b is not None and b["status"] in FAILING
-        a_fail = a is not None and a["status"] in FAILING
-        if a_fail and not b_fail:
-            report.new_failures.append(change)
-        elif b_fail and not a_fail:
-            report.resolved.append(change)
-        elif a is None:
-            report.removed.append(change)
-        elif b is None:
-            report.added.append(change)
-        elif a["status"] != b["status"]:
-            report.status_changes.append(change)
-        elif _margin(a) != _margin(b):
-            change.worse = _worse(b, a)
-            report.changed.append(change)
-        else:
-            report.unchanged += 1
+        _file(report, FindingChange(fid, before.get(fid), after.get(fid)))
     return report
 
 
-def _worse(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
+def _file(report: DiffReport, change: FindingChange) -> bool:
+    """Put ``change`` in its list of ``report`` (or count it unchanged: False)."""
+    b, a = change.before, change.after
+    b_fail = b is not None and b["status"] in FAILING
+    a_fail = a is not None and a["status"] in FAILING
+    if a_fail and not b_fail:
+        report.new_failures.append(change)
+    elif b_fail and not a_fail:
+        report.resolved.append(change)
+    elif a is None:
+        report.removed.append(change)
+    elif b is None:
+        report.added.append(change)
+    elif a["status"] != b["status"]:
+        report.status_changes.append(change)
+    elif _margin(a) != _margin(b):
+        change.worse = _worse(b, a)
+        report.changed.append(change)
+    else:
+        report.unchanged += 1
+        return False
+    return True
+
+
+def _worse(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> bool:
     """Whether ``after``'s margin is lower than ``before``'s: more negative on a failing check,
     less positive on a passing one (same unit; a margin in another unit, or one that is now
     unknown, counts as worse: it cannot be shown not to be)."""
@@ -474,3 +491,149 @@ def against_baseline(baseline: dict[str, Any], current: dict[str, Any], file: st
         and before.get(f["id"]) != "not_evaluated"
     )
     return Baseline(file, new, worse, known, gaps)
+
+
+# --- two results compared as they are read (issue 21) ---------------------------------------------
+
+# (rule, entity kind, entity id): the id split at its first two colons, the order a result's
+# findings are written in; the id; the status; the margin's value; what the finding is made of
+_Entry = tuple[list[str], str, str, float | None, Any]
+_Side: TypeAlias = "dict[str, Any] | StreamedResult"
+
+
+class _NotSorted(Exception):
+    """A side whose findings are not in their order (or whose ids do not name their rule and
+    entity): the two are compared in memory (:func:`diff_results`)."""
+
+
+def diff_states(old: Path, new: Path, profile: str | None) -> DiffReport:
+    """:func:`diff_results` of the two states (as :func:`read_result` reads each), a JSON
+    result that facility wrote read one finding at a time: what is held is the changes, not
+    the findings (a campus's result has millions). The same report, in the same order."""
+    from facility.analysis.result_stream import NotLaidOut, open_result
+
+    sides: list[_Side] = []
+    for path in (old, new):
+        try:
+            if path.suffix.lower() != ".json":
+                raise NotLaidOut
+            sides.append(open_result(path, RESULT_LIMIT))
+        except NotLaidOut:
+            sides.append(read_result(path, profile))
+    if all(isinstance(side, dict) for side in sides):
+        return diff_results(*sides)  # type: ignore[arg-type]
+    try:
+        return _merged(sides[0], sides[1])
+    except _NotSorted:
+        whole = [
+            side if isinstance(side, dict) else read_result(path, profile)
+            for side, path in zip(sides, (old, new), strict=True)
+        ]
+        return diff_results(*whole)
+
+
+def _entries(side: _Side) -> Iterator[_Entry]:
+    """The findings of one side in their order; _NotSorted if they are not."""
+    if isinstance(side, dict):  # a site checked here, or a result read whole
+        unique = {f["id"]: f for f in side["findings"]}
+        for key, fid, f in sorted((fid.split(":", 2), fid, f) for fid, f in unique.items()):
+            _consistent(key, f)
+            yield key, fid, f["status"], _margin(f), f
+        return
+    previous: list[str] = []
+    margins = side.margins
+    for entry in side.findings():
+        fid = entry[0]
+        key = fid.split(":", 2)
+        if key <= previous:
+            raise _NotSorted
+        previous = key
+        if side.compact:
+            yield key, fid, entry[1], margins[entry[2]], entry
+        else:
+            _consistent(key, entry[3])
+            yield key, fid, entry[1], _margin(entry[3]), entry[3]
+
+
+def _consistent(key: list[str], finding: dict[str, Any]) -> None:
+    entity = finding.get("entity") or {}
+    if key != [finding.get("rule"), entity.get("kind"), entity.get("id")]:
+        raise _NotSorted
+
+
+def _merged(old: _Side, new: _Side) -> DiffReport:
+    """A merge of the two sides' findings (both in the order of their keys): every finding
+    compared, only the changes kept, each side of one a light view of what was read."""
+    from facility.analysis.result_stream import CompactFinding
+
+    def view(side: _Side, entry: _Entry | None) -> Mapping[str, Any] | None:
+        if entry is None:
+            return None
+        if isinstance(side, dict) or not side.compact:
+            finding: dict[str, Any] = entry[4]
+            return finding
+        _, status, figures, source, waiver = entry[4]
+        return CompactFinding(entry[1], status, figures, source, waiver, side)
+
+    report = DiffReport(_head(old), _head(new), orders={})
+    report.streamed = sum(not isinstance(side, dict) for side in (old, new))
+    olds, news = _entries(old), _entries(new)
+    a, b = next(olds, None), next(news, None)
+    group: list[str] = []
+    judged: set[str] = set()
+    moved: list[str] = []
+    while a is not None or b is not None:
+        before, after = a, b
+        if b is None or (a is not None and a[0] < b[0]):
+            after, a = None, next(olds, None)
+        elif a is None or b[0] < a[0]:
+            before, b = None, next(news, None)
+        else:
+            a, b = next(olds, None), next(news, None)
+        entry = before or after
+        assert entry is not None
+        key = entry[0]
+        if key[:2] != group:
+            _close(report, group, judged, moved)
+            group, judged, moved = key[:2], set(), []
+        judged.add(key[2])
+        if before is not None and after is not None:
+            if before[2] == after[2] and before[3] == after[3]:
+                report.unchanged += 1  # same status and margin: nothing more to read
+                continue
+            after = (after[0], before[1], *after[2:])  # one id string for the change
+        change = FindingChange(entry[1], view(old, before), view(new, after))
+        if _file(report, change):
+            moved.append(key[2])
+    _close(report, group, judged, moved)
+    for changes in (report.new_failures, report.resolved, report.changed):
+        changes.sort(key=_by_id)
+    for changes in (report.status_changes, report.added, report.removed):
+        changes.sort(key=_by_id)
+    return report
+
+
+def _by_id(change: FindingChange) -> str:
+    return change.id
+
+
+def _close(report: DiffReport, group: list[str], judged: set[str], moved: list[str]) -> None:
+    """The order of one (rule, kind)'s changed entities (see DiffReport.orders), once all
+    its findings are read: every entity judged, in natural order, is what runs count in."""
+    if not moved:
+        return
+    from facility.report.anchors import natural_key  # the order every report writes ids in
+
+    changed = set(moved)
+    order: list[str | None] = []
+    for entity in sorted(judged, key=natural_key.__wrapped__):  # not cached: millions
+        if entity in changed:
+            order.append(entity)
+        elif order and order[-1] is not None:
+            order.append(None)
+    assert report.orders is not None
+    report.orders[(group[0], group[1])] = order
+
+
+def _head(side: _Side) -> dict[str, Any]:
+    return side if isinstance(side, dict) else side.head

@@ -179,16 +179,17 @@ def diff(
 
     Exit 1 when the new state has a failing finding the old one did not, else 0; 2 on bad input.
     """
-    from facility.analysis.diff import diff_results, read_result
+    from facility.analysis.diff import diff_states
     from facility.model.source import InputError
-    from facility.report.diff_report import diff_json, diff_markdown, diff_text
+    from facility.report.diff_report import diff_markdown, diff_text, iter_diff_json
 
     try:
-        report = diff_results(read_result(old, profile), read_result(new, profile))
+        report = diff_states(old, new, profile)
     except InputError as error:
         raise _fail_input(error) from None
     if output_format is DiffFormat.json:
-        _show(diff_json(report), json_text=True)
+        for piece in iter_diff_json(report):  # a campus's is 100s of MB: streamed
+            _show(piece, json_text=True)
     elif output_format is DiffFormat.markdown:
         _show(diff_markdown(report, _rule_titles(report.new["profile"])))
     else:

@@ -10,6 +10,7 @@ a limit that changed (a derating, a rating) apart from an observed value that mo
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +57,7 @@ class _Row:
 class _Order:
     """Every entity id a rule judged on either side, in natural order, and where each stands."""
 
-    ids: list[str]
+    ids: Sequence[str | None]  # None: entities between two changed ones (DiffReport.orders)
     position: dict[str, int]
 
     def runs(self, group: list[str]) -> str:
@@ -74,13 +75,18 @@ class _Order:
             if last - first >= 2:
                 parts.append(f"{self.ids[first]}{ELLIPSIS}{self.ids[last]}")
             else:
-                parts += self.ids[first : last + 1]
+                parts += [str(entity) for entity in self.ids[first : last + 1]]
         return ", ".join(parts)
 
 
 def _orders(report: DiffReport) -> dict[tuple[str, str], _Order]:
     """(rule, kind) → every entity id judged on either side, in natural order (the order
     runs are counted in: ``A01 … A08`` leaves none out)."""
+    if report.orders is not None:  # made as the diff was: its changed entities, and gaps
+        return {
+            key: _Order(ids, {entity: n for n, entity in enumerate(ids) if entity is not None})
+            for key, ids in report.orders.items()
+        }
     ids: dict[tuple[str, str], set[str]] = {}
     for result in (report.old, report.new):
         for f in result["findings"]:
@@ -125,14 +131,14 @@ def _title(rule: str, changes: list[FindingChange], titles: dict[str, str]) -> s
     return str((first.after or first.before or {}).get("title", ""))
 
 
-def _status(f: dict[str, Any] | None) -> str:
+def _status(f: Mapping[str, Any] | None) -> str:
     if f is None:
         return _("absent")
     word = status_word(f["status"])
     return word.lower() if current_language() == "en" else word
 
 
-def _text_of(f: dict[str, Any] | None, key: str) -> str:
+def _text_of(f: Mapping[str, Any] | None, key: str) -> str:
     value = (f or {}).get(key)
     return "—" if not value else str(value.get("text", "—"))
 
@@ -313,21 +319,18 @@ def _markdown_section(
 
 
 def diff_json(report: DiffReport) -> str:
-    def items(changes: list[FindingChange]) -> list[dict[str, Any]]:
-        return [
-            {
-                "id": c.id,
-                "rule": c.rule,
-                "worse": c.worse,
-                "limit_changed": c.limit_changed,
-                "observed_changed": c.observed_changed,
-                "before": c.before,
-                "after": c.after,
-            }
-            for c in changes
-        ]
+    """The diff as one JSON document (:func:`iter_diff_json` joined)."""
+    return "".join(iter_diff_json(report))
 
-    data = {
+
+_LISTS = ("new_failures", "resolved", "changed", "status_changes", "added", "removed")
+
+
+def iter_diff_json(report: DiffReport) -> Iterator[str]:
+    """The diff as JSON (``facility-diff/1``), piece by piece: the text
+    ``json.dumps(..., indent=1)`` writes of the whole document, each change encoded as it
+    is written (a campus's diff is 100s of MB; its changes are held, their text is not)."""
+    head = {
         "schema": SCHEMA,
         "old": {k: report.old[k] for k in ("site", "profile", "rules_version", "verdict")},
         "new": {k: report.new[k] for k in ("site", "profile", "rules_version", "verdict")},
@@ -342,11 +345,41 @@ def diff_json(report: DiffReport) -> str:
             "removed": len(report.removed),
             "unchanged": report.unchanged,
         },
-        "new_failures": items(report.new_failures),
-        "resolved": items(report.resolved),
-        "changed": items(report.changed),
-        "status_changes": items(report.status_changes),
-        "added": items(report.added),
-        "removed": items(report.removed),
     }
-    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    yield _dumps(head)[:-2]  # without its closing "\n}"
+    for key in _LISTS:
+        changes: list[FindingChange] = getattr(report, key)
+        if not changes:
+            yield f',\n "{key}": []'
+            continue
+        pieces = [f',\n "{key}": [']
+        for n, c in enumerate(changes):
+            # an element of a list in the document: two spaces deeper than alone
+            pieces.append(("\n  " if n == 0 else ",\n  ") + _dumps(_item(c)).replace("\n", "\n  "))
+            if len(pieces) >= 256:
+                yield "".join(pieces)
+                pieces = []
+        pieces.append("\n ]")
+        yield "".join(pieces)
+    yield "\n}\n"
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False)
+
+
+def _item(c: FindingChange) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "rule": c.rule,
+        "worse": c.worse,
+        "limit_changed": c.limit_changed,
+        "observed_changed": c.observed_changed,
+        "before": _plain(c.before),
+        "after": _plain(c.after),
+    }
+
+
+def _plain(finding: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A finding as a dict (a streamed diff's view of one, written out)."""
+    return finding if finding is None or isinstance(finding, dict) else dict(finding)

@@ -1,0 +1,276 @@
+"""facility diff of two JSON results read one finding at a time (issue 21): the same output, in
+every format, as the two results read whole and compared in memory; a result not laid out as
+facility writes it is read whole; a bad finding line is named at its own line and field."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from facility.analysis import diff, result_stream
+from facility.analysis.diff import diff_results, diff_states, read_result
+from facility.analysis.result_stream import NotLaidOut, open_result
+from facility.cli import app
+from facility.model.source import InputError
+from facility.report.diff_report import diff_json, diff_markdown, diff_text
+
+ROOT = Path(__file__).resolve().parents[2]
+HALL = ROOT / "examples" / "hall-b3.yaml"
+runner = CliRunner()
+
+# Z-A 25 → 20 kPa (a limit change), Z-B 12 → 16 kPa, TCS-A piping 0.40 → 0.45 bar (observed),
+# and the B-side PDUs of row A rated 80 A (A01…A08 pass PWR-001 there).
+EDITS = (
+    ("    uniform_load_rating: 25 kPa", "    uniform_load_rating: 20 kPa"),
+    ("    uniform_load_rating: 12 kPa", "    uniform_load_rating: 16 kPa"),
+    ("      piping_pressure_drop: 0.40 bar", "      piping_pressure_drop: 0.45 bar"),
+)
+
+
+def _check(site: Path, out: Path, *options: str) -> Path:
+    result = runner.invoke(app, ["check", str(site), "-o", str(out), *options])
+    assert result.exit_code in (0, 1), result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Hall B3 and a variant, each checked: compact (the default) and full; and Hall B3 as
+    facility-result/1 wrote it (full, no ``detail``)."""
+    tmp = tmp_path_factory.mktemp("stream")
+    text = HALL.read_text(encoding="utf-8")
+    for old, new in EDITS:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    planned = tmp / "planned.yaml"
+    planned.write_text(text, encoding="utf-8")
+    out = {
+        "hall": _check(HALL, tmp / "hall.json"),
+        "hall_full": _check(HALL, tmp / "hall-full.json", "--json-detail", "full"),
+        "planned": _check(planned, tmp / "planned.json"),
+        "planned_full": _check(planned, tmp / "planned-full.json", "--json-detail", "full"),
+    }
+    lines = out["hall_full"].read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines.count('  "detail": "full",\n') == 1
+    old = [
+        line.replace('"schema": "facility-result/2"', '"schema": "facility-result/1"')
+        for line in lines
+        if line != '  "detail": "full",\n'
+    ]
+    out["hall_v1"] = tmp / "hall-v1.json"
+    out["hall_v1"].write_text("".join(old), encoding="utf-8")
+    return out
+
+
+def _in_memory(old: Path, new: Path) -> diff.DiffReport:
+    """The comparison as it was: both read whole (read_result), compared in memory."""
+    return diff_results(read_result(old, None), read_result(new, None))
+
+
+def _outputs(report: diff.DiffReport) -> tuple[str, str, str]:
+    return diff_text(report), diff_markdown(report), diff_json(report)
+
+
+def _cli(old: Path, new: Path) -> tuple[str, str, str]:
+    out = []
+    for fmt in ("text", "markdown", "json"):
+        result = runner.invoke(app, ["diff", str(old), str(new), "-f", fmt])
+        assert result.exit_code in (0, 1), result.output
+        out.append(result.stdout)
+    return out[0], out[1], out[2]
+
+
+PAIRS = [
+    ("hall", "planned"),
+    ("planned", "hall"),
+    ("hall", "planned_full"),
+    ("hall_full", "planned"),
+    ("hall_v1", "planned"),
+    ("hall", "hall_full"),
+    ("hall_v1", "hall"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), PAIRS)
+def test_a_streamed_diff_writes_what_the_diff_in_memory_wrote(
+    results: dict[str, Path], old: str, new: str
+) -> None:
+    streamed = diff_states(results[old], results[new], None)
+    assert streamed.streamed == 2 and streamed.orders is not None
+    whole = _in_memory(results[old], results[new])
+    assert _outputs(streamed) == _outputs(whole)
+    # The command's output too (the JSON written piece by piece); the renderers do not know
+    # which way the report was made but for its orders.
+    text, markdown, data = _cli(results[old], results[new])
+    assert (text, markdown, data) == (
+        diff_text(whole, _titles()),
+        diff_markdown(whole, _titles()),
+        diff_json(whole),
+    )
+
+
+def _titles() -> dict[str, str]:
+    from facility.commands.analyses import _rule_titles
+
+    return _rule_titles("tier-iii")
+
+
+def test_a_compact_and_a_full_result_of_one_site_differ_in_nothing(
+    results: dict[str, Path],
+) -> None:
+    report = diff_states(results["hall"], results["hall_full"], None)
+    assert report.streamed == 2
+    assert not (report.new_failures or report.resolved or report.changed or report.added)
+    assert report.unchanged == len(read_result(results["hall"], None)["findings"])
+
+
+def test_the_streamed_path_reads_no_file_whole(
+    results: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def whole(path: Path) -> None:
+        raise AssertionError(f"{path} was read whole")
+
+    monkeypatch.setattr(diff, "_read_json_and_digest", whole)
+    result = runner.invoke(app, ["diff", str(results["hall"]), str(results["planned"])])
+    assert result.exit_code == 1, result.output  # A01…A08 newly fail FLR-001
+    streamed = open_result(results["hall"], diff.RESULT_LIMIT)
+    entries = list(streamed.findings())
+    assert len(entries) == streamed.count > 300
+    # A passing finding's line is matched, not parsed; a failing one (its source) is parsed.
+    failing = sum(1 for e in entries if e[1] in ("fail", "waived"))
+    assert 0 < failing == streamed.parsed < len(entries)
+
+
+def test_a_finding_line_read_by_the_pattern_is_read_as_json_reads_it(
+    results: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = open_result(results["planned"], diff.RESULT_LIMIT)
+    read = list(fast.findings())
+    monkeypatch.setattr(result_stream, "_PLAIN", result_stream.re.compile(r"(?!)"))
+    slow = open_result(results["planned"], diff.RESULT_LIMIT)
+    assert read == list(slow.findings())
+    assert slow.parsed == slow.count > fast.parsed
+
+
+def _reformatted(path: Path, to: Path, **dumps: object) -> Path:
+    to.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8")), **dumps) + "\n")
+    return to
+
+
+@pytest.mark.parametrize(
+    "dumps",
+    [
+        {"indent": 4, "ensure_ascii": False},  # as jq writes it (jq --indent 4)
+        {"separators": (",", ":")},  # minified (jq -c)
+        {"indent": 2, "ensure_ascii": False},  # two spaces, but every finding over lines
+    ],
+)
+def test_a_result_laid_out_otherwise_is_read_whole_with_the_same_diff(
+    results: dict[str, Path], tmp_path: Path, dumps: dict[str, object]
+) -> None:
+    other = _reformatted(results["hall"], tmp_path / "other.json", **dumps)
+    with pytest.raises(NotLaidOut):
+        open_result(other, diff.RESULT_LIMIT)
+    report = diff_states(other, results["planned"], None)
+    assert report.streamed == 1  # the planned side is still streamed
+    assert _outputs(report) == _outputs(_in_memory(results["hall"], results["planned"]))
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def _first_finding(lines: list[str]) -> int:
+    return lines.index('  "findings": [\n') + 1  # 0-based index of the first finding line
+
+
+def test_findings_out_of_order_are_compared_in_memory(
+    results: dict[str, Path], tmp_path: Path
+) -> None:
+    lines = _lines(results["hall"])
+    first = _first_finding(lines)
+    lines[first], lines[first + 1] = lines[first + 1], lines[first]
+    swapped = tmp_path / "swapped.json"
+    swapped.write_text("".join(lines), encoding="utf-8")
+    report = diff_states(swapped, results["planned"], None)
+    assert report.streamed == 0 and report.orders is None  # in memory, as before
+    assert _outputs(report) == _outputs(_in_memory(results["hall"], results["planned"]))
+
+
+def _spoiled(results: dict[str, Path], tmp_path: Path, edit) -> tuple[Path, int, int]:
+    """Hall B3's result with its 4th finding line edited; (file, its line, the index)."""
+    lines = _lines(results["hall"])
+    at = _first_finding(lines) + 3
+    lines[at] = edit(lines[at])
+    path = tmp_path / "spoiled.json"
+    path.write_text("".join(lines), encoding="utf-8")
+    return path, at + 1, 3
+
+
+@pytest.mark.parametrize(
+    ("edit", "field", "message"),
+    [
+        (
+            lambda line: line.replace('"status"', '"id": "x", "status"', 1),
+            "findings[3]",
+            "the key 'id' is given twice in one object",
+        ),
+        (
+            lambda line: line.replace('"figures": ', '"figures": NaN, "n": ', 1),
+            "findings[3]",
+            "NaN is not a JSON number",
+        ),
+        (
+            lambda line: line[: line.index('"figures": ')] + '"figures": 99999},\n',
+            "findings[3].figures",
+            "not a facility result: no such entry in figures",
+        ),
+        (lambda line: line.replace('", "status"', '" "status"', 1), "findings[3]", "invalid JSON"),
+        (
+            lambda line: line.replace('"status": "pass"', '"status": "passed"', 1),
+            "findings[3].status",
+            "not a facility result:",
+        ),
+    ],
+    ids=["duplicate-key", "nan", "figures-beyond-the-table", "not-json", "bad-status"],
+)
+def test_a_bad_finding_line_is_named_at_its_line_and_field(
+    results: dict[str, Path], tmp_path: Path, edit, field: str, message: str
+) -> None:
+    path, line, _ = _spoiled(results, tmp_path, edit)
+    assert open_result(path, diff.RESULT_LIMIT).count > 0  # laid out: the streamed path
+    result = runner.invoke(app, ["diff", str(path), str(results["planned"])])
+    assert result.exit_code == 2, result.output
+    assert f"error: {path}:{line}:" in result.stderr
+    assert f": {field}: {message}" in result.stderr, result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_file_changed_between_the_two_passes_is_refused(
+    results: dict[str, Path], tmp_path: Path
+) -> None:
+    path = tmp_path / "moving.json"
+    path.write_bytes(results["hall"].read_bytes())
+    streamed = open_result(path, diff.RESULT_LIMIT)
+    path.write_text(path.read_text(encoding="utf-8").replace('"pass"', '"fail"', 1))
+    with pytest.raises(InputError, match="the file changed while it was read"):
+        list(streamed.findings())
+
+
+@pytest.mark.slow
+def test_a_generated_campus_pair_diffs_as_in_memory(tmp_path: Path) -> None:
+    """Many changes in runs (the ready campus's 80 A PDUs), gaps between them, both ways."""
+    sites = []
+    for name, extra in (("campus.yaml", []), ("ready.yaml", ["--ready"])):
+        script = ROOT / "benchmarks" / "generate_campus.py"
+        subprocess.run([sys.executable, script, "120", tmp_path / name, *extra], check=True)
+        sites.append(_check(tmp_path / name, tmp_path / f"{name}.json"))
+    for old, new in (sites, sites[::-1]):
+        streamed = diff_states(old, new, None)
+        assert streamed.streamed == 2 and len(streamed.resolved) + len(streamed.new_failures)
+        assert _outputs(streamed) == _outputs(_in_memory(old, new))
