@@ -59,13 +59,16 @@ _KEPT = frozenset(
     | {"failures", "fixes", "waivers", "rules"}
 )
 _MEMBER = re.compile(r'  ("(?:[^"\\]|\\.)*"): (.*)', re.DOTALL)
-# A compact finding as facility writes a passing one. JSON reads such a line exactly as this
-# does (no escape in the id, no key twice, a short whole number), and the checks of
-# _CompactFinding could only pass (one of the four statuses, a figures index ≥ 0).
+# A compact finding as facility writes one without a waiver (a failing one with its place in the
+# site file). JSON reads such a line exactly as this does (no escape in a text, no key twice,
+# short whole numbers), and the checks of _CompactFinding could only pass (one of the four
+# statuses, a figures index ≥ 0, a place of a text and two whole numbers).
 _PLAIN = re.compile(
     r'\{"id": "([^"\\\x00-\x1f]{1,2200})", '
-    r'"status": "(pass|fail|not_evaluated|waived)", "figures": (0|[1-9][0-9]{0,17})\}'
-)
+    r'"status": "(pass|fail|not_evaluated|waived)", "figures": (0|[1-9][0-9]{0,17})'
+    r'(?:, "source": (?:null|\{"file": "([^"\\\x00-\x1f]*)", '
+    r'"line": (0|[1-9][0-9]{0,17}), "column": (0|[1-9][0-9]{0,17})\}), "waiver": null)?\}'
+)  # and a failing one: its place in the site file, no waiver
 _STATUSES = {s: s for s in ("pass", "fail", "not_evaluated", "waived")}
 _RULE_KEYS = frozenset({"name", "title", "area", "severity"})
 _FIGURE_KEYS = frozenset({"observed", "limit", "relation", "margin", "message", "how", "missing"})
@@ -95,6 +98,7 @@ class StreamedResult:
     margins: list[float | None] = field(default_factory=list)  # each entry's margin value
     parsed: int = 0  # finding lines parsed as JSON (the others matched :data:`_PLAIN`)
     _figure: Any = None  # index -> the figures entry, parsed (a bounded cache)
+    _files: dict[str, str] = field(default_factory=dict)
 
     def findings(self) -> Iterator[Entry]:
         """Each finding in file order, checked (see :data:`Entry`); at the end, InputError
@@ -116,7 +120,7 @@ class StreamedResult:
         if self.compact:
             plain = _PLAIN.fullmatch(text)
             if plain is not None:
-                fid, status, figures = plain.group(1, 2, 3)
+                fid, status, figures, file, line, column = plain.groups()
                 parts = fid.split(":", 2)
                 if (
                     len(parts) == 3
@@ -126,7 +130,11 @@ class StreamedResult:
                     and len(parts[1]) <= 64
                     and len(parts[2]) <= 1_000
                 ):
-                    return fid, _STATUSES[status], int(figures), None, None
+                    source = None
+                    if file is not None:
+                        file = self._files.setdefault(file, file)  # one string a site file
+                        source = {"file": file, "line": int(line), "column": int(column)}
+                    return fid, _STATUSES[status], int(figures), source, None
         self.parsed += 1
         at = Location(where, number, 5)
         data = strict_json(text, at, ("findings", index))
@@ -410,3 +418,11 @@ class CompactFinding(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return 6 + len(self._rule) + len(self._result.figures(self._figures))
+
+    def shared(self) -> tuple[tuple[int, str], dict[str, Any], tuple[int, int], dict[str, Any]]:
+        """Its rule's entry and its figures entry, each with a key naming it among every
+        finding's of either result (what a writer may encode once): the members between
+        ``rule`` and ``status``, and between ``entity`` and ``source``."""
+        result, index = self._result, self._figures
+        code = self._id.split(":", 1)[0]
+        return (id(result), code), self._rule, (id(result), index), result.figures(index)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from facility.analysis.diff import DiffReport, FindingChange
+from facility.analysis.result_stream import CompactFinding
 from facility.i18n import N_, _, current_language, ngettext
 from facility.printable import printable
 from facility.report.anchors import natural_key
@@ -347,6 +348,7 @@ def iter_diff_json(report: DiffReport) -> Iterator[str]:
         },
     }
     yield _dumps(head)[:-2]  # without its closing "\n}"
+    shared = _Shared()
     for key in _LISTS:
         changes: list[FindingChange] = getattr(report, key)
         if not changes:
@@ -355,7 +357,7 @@ def iter_diff_json(report: DiffReport) -> Iterator[str]:
         pieces = [f',\n "{key}": [']
         for n, c in enumerate(changes):
             # an element of a list in the document: two spaces deeper than alone
-            pieces.append(("\n  " if n == 0 else ",\n  ") + _dumps(_item(c)).replace("\n", "\n  "))
+            pieces.append(("\n  " if n == 0 else ",\n  ") + _item_text(c, shared))
             if len(pieces) >= 256:
                 yield "".join(pieces)
                 pieces = []
@@ -364,8 +366,74 @@ def iter_diff_json(report: DiffReport) -> Iterator[str]:
     yield "\n}\n"
 
 
+_ENCODER = json.JSONEncoder(indent=1, ensure_ascii=False, allow_nan=False)  # one, not one a call
+
+
 def _dumps(data: Any) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False)
+    """``json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False)``."""
+    text: str = _ENCODER.encode(data)
+    return text
+
+
+def _item_text(c: FindingChange, shared: _Shared) -> str:
+    """``_dumps(_item(c))`` indented as an element of a list of the document, the members
+    of a streamed finding its rule and figures entries share encoded once."""
+    members = [
+        f' "id": {_dumps(c.id)}',
+        f' "rule": {_dumps(c.rule)}',
+        f' "worse": {_dumps(c.worse)}',
+        f' "limit_changed": {_dumps(c.limit_changed)}',
+        f' "observed_changed": {_dumps(c.observed_changed)}',
+    ]
+    for side, finding in (("before", c.before), ("after", c.after)):
+        if isinstance(finding, CompactFinding):
+            text = _compact_text(finding, shared)
+        else:
+            text = _dumps(_plain(finding)).replace("\n", "\n ")
+        members.append(f' "{side}": {text}')
+    return ("{\n" + ",\n".join(members) + "\n}").replace("\n", "\n  ")
+
+
+class _Shared:
+    """The members of rule and figures entries, encoded as a finding's at its depth in the
+    document (the text of a few thousand entries, not of every change)."""
+
+    def __init__(self) -> None:
+        self.text: dict[tuple[int, Any], str] = {}
+
+    def members(self, key: tuple[int, Any], entry: dict[str, Any]) -> str:
+        text = self.text.get(key)
+        if text is None:
+            if len(self.text) > 20_000:
+                self.text.clear()
+            text = self.text[key] = "".join(_member(k, v) + ",\n" for k, v in entry.items())
+        return text
+
+
+def _member(key: str, value: Any) -> str:
+    """``key: value`` as a member of a finding in an element of the document's lists."""
+    return f"  {_dumps(key)}: {_dumps(value)}".replace("\n", "\n  ")
+
+
+_string = json.encoder.encode_basestring  # type: ignore[attr-defined]  # str as _dumps writes it
+
+
+def _compact_text(f: CompactFinding, shared: _Shared) -> str:
+    """``_dumps(dict(f))`` as a member's value of an item (see :func:`_item_text`)."""
+    rule_key, rule, figures_key, figures = f.shared()
+    fid = f["id"]
+    _, kind, entity = fid.split(":", 2)
+    return (
+        f'{{\n  "id": {_string(fid)},\n  "rule": {_string(f["rule"])},\n'
+        + shared.members(rule_key, rule)
+        + f'  "status": {_string(f["status"])},\n'
+        + f'  "entity": {{\n   "kind": {_string(kind)},\n   "id": {_string(entity)}\n  }},\n'
+        + shared.members(figures_key, figures)
+        + _member("source", f["source"])
+        + ",\n"
+        + _member("waiver", f["waiver"])
+        + "\n }"
+    )
 
 
 def _item(c: FindingChange) -> dict[str, Any]:
