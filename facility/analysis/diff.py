@@ -7,6 +7,7 @@ was signed off.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import math
@@ -624,13 +625,20 @@ def _close(report: DiffReport, group: list[str], judged: set[str], moved: list[s
         return
     from facility.report.anchors import natural_key  # the order every report writes ids in
 
-    changed = set(moved)
+    # Sorting every entity judged would hold the natural key of each (a campus's PDUs:
+    # 500,000); each one not changed is placed among the changed ones instead.
+    changed = sorted(set(moved), key=natural_key.__wrapped__)  # not cached: millions
+    keys = [natural_key.__wrapped__(entity) for entity in changed]
+    between = [False] * len(changed)  # an entity not changed lies before changed[i]
+    for entity in judged.difference(changed):
+        at = bisect.bisect_left(keys, natural_key.__wrapped__(entity))
+        if 0 < at < len(keys):
+            between[at] = True
     order: list[str | None] = []
-    for entity in sorted(judged, key=natural_key.__wrapped__):  # not cached: millions
-        if entity in changed:
-            order.append(entity)
-        elif order and order[-1] is not None:
+    for entity, gap in zip(changed, between, strict=True):
+        if gap:
             order.append(None)
+        order.append(entity)
     assert report.orders is not None
     report.orders[(group[0], group[1])] = order
 

@@ -101,7 +101,8 @@ class StreamedResult:
     _files: dict[str, str] = field(default_factory=dict)
 
     def findings(self) -> Iterator[Entry]:
-        """Each finding in file order, checked (see :data:`Entry`); at the end, InputError
+        """Each finding in file order, checked (see :data:`Entry`; a source as read by the pattern
+        a tuple of its file, line and column); at the end, InputError
         if the file's bytes are no longer those of the first pass."""
         digest = hashlib.sha256()
         last = self.findings_at + self.count
@@ -131,9 +132,9 @@ class StreamedResult:
                     and len(parts[2]) <= 1_000
                 ):
                     source = None
-                    if file is not None:
+                    if file is not None:  # (file, line, column): a third of the dict's bytes
                         file = self._files.setdefault(file, file)  # one string a site file
-                        source = {"file": file, "line": int(line), "column": int(column)}
+                        source = (file, int(line), int(column))
                     return fid, _STATUSES[status], int(figures), source, None
         self.parsed += 1
         at = Location(where, number, 5)
@@ -401,6 +402,9 @@ class CompactFinding(Mapping[str, Any]):
             _, kind, entity = self._id.split(":", 2)
             return {"kind": kind, "id": entity}
         if key == "source":
+            if isinstance(self._source, tuple):
+                file, line, column = self._source
+                return {"file": file, "line": line, "column": column}
             return self._source
         if key == "waiver":
             return self._waiver

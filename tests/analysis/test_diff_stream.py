@@ -144,17 +144,21 @@ def test_the_streamed_path_reads_no_file_whole(
     # A finding's line is matched, not parsed, but a waived one's (its waiver).
     waived = sum(1 for e in entries if e[4] is not None)
     assert streamed.parsed == waived
-    assert any(e[1] == "fail" and e[3]["line"] > 0 for e in entries)
+    assert any(e[1] == "fail" and e[3][1] > 0 for e in entries)  # (file, line, column)
 
 
 def test_a_finding_line_read_by_the_pattern_is_read_as_json_reads_it(
     results: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    def written_out(entry: result_stream.Entry, read: result_stream.StreamedResult) -> dict:
+        return dict(result_stream.CompactFinding(*entry, read))
+
     fast = open_result(results["planned"], diff.RESULT_LIMIT)
-    read = list(fast.findings())
+    read = [written_out(entry, fast) for entry in fast.findings()]
     monkeypatch.setattr(result_stream, "_PLAIN", result_stream.re.compile(r"(?!)"))
     slow = open_result(results["planned"], diff.RESULT_LIMIT)
-    assert read == list(slow.findings())
+    assert read == [written_out(entry, slow) for entry in slow.findings()]
+    assert read == diff.full_findings(json.loads(results["planned"].read_text(encoding="utf-8")))
     assert slow.parsed == slow.count > fast.parsed
 
 
