@@ -241,8 +241,26 @@ def _spoiled(results: dict[str, Path], tmp_path: Path, edit) -> tuple[Path, int,
             "findings[3].status",
             "not a facility result:",
         ),
+        (
+            lambda line: line.replace('"status"', '"x": ' + "[" * 5000 + "]" * 5000 + ', "status"'),
+            "findings[3]",
+            "the JSON nests too deep to be a facility result",
+        ),
+        (
+            lambda line: line.replace('{"id": "', '{"id": "\\ud800', 1),
+            "findings[3]",
+            "the escape \\ud800 is half of a UTF-16 surrogate pair",
+        ),
     ],
-    ids=["duplicate-key", "nan", "figures-beyond-the-table", "not-json", "bad-status"],
+    ids=[
+        "duplicate-key",
+        "nan",
+        "figures-beyond-the-table",
+        "not-json",
+        "bad-status",
+        "deep",
+        "lone-surrogate",
+    ],
 )
 def test_a_bad_finding_line_is_named_at_its_line_and_field(
     results: dict[str, Path], tmp_path: Path, edit, field: str, message: str
