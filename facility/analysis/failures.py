@@ -184,6 +184,13 @@ class _Failer:
             water = site.air_units[unit].facility_water
             if water is not None:
                 self._units_on_water.setdefault(water, []).append(unit)
+        # an air unit entry's id → its units: the unit of that id, and <id>-1 … <id>-n
+        self._units_of_entry: dict[str, list[str]] = {}
+        for unit in site.air_units:
+            self._units_of_entry.setdefault(unit, []).append(unit)
+            prefix, dash, number = unit.rpartition("-")
+            if dash and re.fullmatch(r"\d+", number):
+                self._units_of_entry.setdefault(prefix, []).append(unit)
         # (kind, entity served) → the loads of that kind serving it
         self._serving: dict[str, dict[str, list[str]]] = {}
         for load in site.loads.values():
@@ -230,8 +237,8 @@ class _Failer:
         dead = {load.id for load, _side in feeds if not failed.topology.feeds_in_service(load)}
         if not dead:
             return failed, found
-        cdus = self._stopped(failed, dead, "cdu", set(self.site.cdus))
-        units = self._stopped(failed, dead, "air_unit", set(self.site.air_units))
+        cdus = self._stopped(dead, "cdu")
+        units = self._stopped(dead, "air_unit")
         seeds: list[Seed] = []
         if cdus:
             failed = overlay.without_cdus(failed, cdus)
@@ -251,15 +258,16 @@ class _Failer:
             merged["cdu"] = [c for c in merged["cdu"] if c[0] not in cdus]
         return failed, merged
 
-    def _stopped(self, failed: Site, dead: set[str], kind: str, ids: set[str]) -> set[str]:
-        """The entities of ``ids`` whose every load of ``kind`` serving them is in ``dead``
-        (an air unit entry of several units: each of its units)."""
+    def _stopped(self, dead: set[str], kind: str) -> set[str]:
+        """The CDUs or air units (``kind``) whose every load of that kind serving them is in
+        ``dead`` (an air unit entry of several units: each of its units)."""
         stopped: set[str] = set()
         for served, loads in self._serving.get(kind, {}).items():
-            if not all(load in dead for load in loads):
-                continue
-            units = re.compile(rf"{re.escape(served)}(-\d+)?") if kind == "air_unit" else None
-            stopped |= {i for i in ids if i == served or (units is not None and units.fullmatch(i))}
+            if all(load in dead for load in loads):
+                if kind == "air_unit":
+                    stopped.update(self._units_of_entry.get(served, ()))
+                elif served in self.site.cdus:
+                    stopped.add(served)
         return stopped
 
     def without_cdus(self, lost: set[str]) -> tuple[Site, Affected]:
