@@ -75,7 +75,7 @@ def _no_air_units(room: Any) -> Message:
 
 
 def _units(ctx: Context, room_id: str) -> list[float]:
-    return [u.sensible_capacity for u in ctx.site.air_units.values() if u.room == room_id]
+    return [u.sensible_capacity for u in ctx.topology.air_units_of_room(ctx.site, room_id)]
 
 
 @quantity(

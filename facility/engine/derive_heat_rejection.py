@@ -177,11 +177,11 @@ def _air_unit_heat(ctx: Context, water: Any) -> tuple[float, float, int]:
     """(the room air heat the air units on ``water`` take [W], their fans' power [W], the
     units): each unit takes its room's air heat in proportion to its sensible capacity, and
     its coil passes that and its fans' heat into the water."""
-    mine = [u for u in ctx.site.air_units.values() if u.facility_water == water.id]
+    mine = ctx.topology.air_units_on_water(ctx.site, water.id)
     heat = 0.0
     for room_id in sorted({u.room for u in mine if u.room is not None}):
         room_heat = known(ctx.get("room", "air_heat", ctx.site.rooms[room_id]))
-        in_room = [u for u in ctx.site.air_units.values() if u.room == room_id]
+        in_room = ctx.topology.air_units_of_room(ctx.site, room_id)
         total = sum(u.sensible_capacity for u in in_room)
         on_water = sum(u.sensible_capacity for u in in_room if u.facility_water == water.id)
         heat += room_heat * on_water / total if total else 0.0

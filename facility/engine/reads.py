@@ -95,13 +95,8 @@ def _waters_of_loop(site: Site, loop_id: str) -> Iterable[str]:
 
 
 def _waters_of_room(site: Site, room_id: str) -> Iterable[str]:
-    return sorted(
-        {
-            u.facility_water
-            for u in site.air_units.values()
-            if u.room == room_id and u.facility_water is not None
-        }
-    )
+    units = site.topology.air_units_of_room(site, room_id)
+    return sorted({u.facility_water for u in units if u.facility_water is not None})
 
 
 RELATIONS: dict[tuple[str, str], tuple[str, Inverse]] = {

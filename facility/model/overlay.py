@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import ChainMap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from facility.model.heat_rejection import HeatRejection
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
@@ -72,8 +73,36 @@ def with_heat_rejection(site: Site, entry: HeatRejection) -> Site:
 
 def without_air_unit(site: Site, unit: str) -> Site:
     """``site`` with the room air unit ``unit`` out of service."""
-    units = {k: v for k, v in site.air_units.items() if k != unit}
+    units: Mapping[str, Any] = site.air_units
+    if isinstance(units, _Without):
+        units = _Without(units.base, units.gone | {unit})
+    else:
+        units = _Without(units, frozenset({unit}))
     return site.with_topology(site.topology, air_units=units)
+
+
+class _Without(Mapping[str, Any]):
+    """``base`` without the keys ``gone``, in ``base``'s order: a view, not a copy of the
+    site's every air unit for each one lost."""
+
+    __slots__ = ("base", "gone")
+
+    def __init__(self, base: Mapping[str, Any], gone: frozenset[str]):
+        self.base, self.gone = base, gone
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.gone:
+            raise KeyError(key)
+        return self.base[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key not in self.gone and key in self.base
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in self.base if key not in self.gone)
+
+    def __len__(self) -> int:
+        return len(self.base) - sum(key in self.base for key in self.gone)
 
 
 def with_racks(site: Site, added: list[Rack]) -> Site:

@@ -115,6 +115,11 @@ class Topology:
     loads_below: Mapping[str, tuple[Feed, ...]] = dataclasses.field(default_factory=dict)
     # Each CDU → the loops that name it (a CDU lost changes those, not every loop).
     loops_by_cdu: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    # Each room and each facility water → its air units' ids, in the site's order. An overlay
+    # may take units out of service (:func:`facility.model.overlay.without_air_unit`), never
+    # add one: :meth:`air_units_of_room` and :meth:`air_units_on_water` keep those it still has.
+    air_units_by_room: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    air_units_by_water: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     pdus_out_of_service: frozenset[str] = frozenset()
     load_feeds_out: frozenset[tuple[str, str]] = frozenset()  # (load id, side) out of service
     moved: Moved | None = None  # set by a failure overlay of the power tree
@@ -124,6 +129,16 @@ class Topology:
     def room_of(self, rack: Rack) -> str | None:
         """The room a rack's air heat lands in (None when it cannot be told)."""
         return rack.room if rack.room is not None else self.sole_room
+
+    def air_units_of_room(self, site: Site, room_id: str) -> list[Any]:
+        """The air units of ``site`` (this topology's site or an overlay of it) in the room."""
+        units = site.air_units
+        return [units[u] for u in self.air_units_by_room.get(room_id, ()) if u in units]
+
+    def air_units_on_water(self, site: Site, water_id: str) -> list[Any]:
+        """The air units of ``site`` whose coils reject into the facility water."""
+        units = site.air_units
+        return [units[u] for u in self.air_units_by_water.get(water_id, ()) if u in units]
 
     def upstream(self, pdu: Pdu) -> tuple[Any, ...]:
         """The distribution elements and source above ``pdu``, nearest first."""
@@ -245,6 +260,13 @@ def build_topology(site: Site) -> Topology:
                 loads_below.setdefault(above.id, []).append((load, side))
     on_water: dict[str, list[str]] = {}
     loops_by_cdu: dict[str, list[str]] = {}
+    units_by_room: dict[str, list[str]] = {}
+    units_by_water: dict[str, list[str]] = {}
+    for unit_id, unit in site.air_units.items():
+        if unit.room is not None:
+            units_by_room.setdefault(unit.room, []).append(unit_id)
+        if unit.facility_water is not None:
+            units_by_water.setdefault(unit.facility_water, []).append(unit_id)
     for loop_id, loop in site.loops.items():
         for cdu_id in dict.fromkeys(loop.cdus):
             loops_by_cdu.setdefault(cdu_id, []).append(loop_id)
@@ -266,6 +288,8 @@ def build_topology(site: Site) -> Topology:
         relations=r,
         loads_below={element: tuple(found) for element, found in loads_below.items()},
         loops_by_cdu={cdu: tuple(loops) for cdu, loops in loops_by_cdu.items()},
+        air_units_by_room={room: tuple(units) for room, units in units_by_room.items()},
+        air_units_by_water={water: tuple(units) for water, units in units_by_water.items()},
     )
 
 
