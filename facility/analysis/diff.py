@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
@@ -626,12 +627,16 @@ def _close(report: DiffReport, group: list[str], judged: set[str], moved: list[s
     from facility.report.anchors import natural_key  # the order every report writes ids in
 
     # Sorting every entity judged would hold the natural key of each (a campus's PDUs:
-    # 500,000); each one not changed is placed among the changed ones instead.
-    changed = sorted(set(moved), key=natural_key.__wrapped__)  # not cached: millions
-    keys = [natural_key.__wrapped__(entity) for entity in changed]
+    # 500,000); each one not changed is placed among the changed ones instead, and each key
+    # is flattened, ((1, "A"), (0, 1)) -> (1, "A", 0, 1): the same order, a third the bytes.
+    def flat(entity: str) -> tuple[int | str, ...]:
+        return tuple(chain.from_iterable(natural_key.__wrapped__(entity)))  # not cached
+
+    changed = sorted(set(moved), key=flat)
+    keys = [flat(entity) for entity in changed]
     between = [False] * len(changed)  # an entity not changed lies before changed[i]
     for entity in judged.difference(changed):
-        at = bisect.bisect_left(keys, natural_key.__wrapped__(entity))
+        at = bisect.bisect_left(keys, flat(entity))
         if 0 < at < len(keys):
             between[at] = True
     order: list[str | None] = []
