@@ -91,6 +91,7 @@ class StreamedResult:
     path: Path
     head: dict[str, Any]
     digest: str
+    size: int  # bytes read in the first pass
     findings_at: int  # the line of the first finding
     count: int  # how many finding lines
     compact: bool
@@ -101,18 +102,22 @@ class StreamedResult:
     _files: dict[str, str] = field(default_factory=dict)
 
     def findings(self) -> Iterator[Entry]:
-        """Each finding in file order, checked (see :data:`Entry`; a source as read by the pattern
-        a tuple of its file, line and column); at the end, InputError
-        if the file's bytes are no longer those of the first pass."""
+        """Each finding in file order, checked (see :data:`Entry`; a place read by the pattern
+        is a tuple of its file, line and column); at the end, InputError if the file's bytes
+        are no longer those of the first pass (as soon as there are more of them)."""
         digest = hashlib.sha256()
         last = self.findings_at + self.count
         where = str(self.path)
+        read = 0
         with self.path.open("rb") as file:
             for number, raw in enumerate(file, 1):
                 digest.update(raw)
+                read += len(raw)
+                if read > self.size:
+                    break
                 if self.findings_at <= number < last:
                     yield self._finding(raw, number, number - self.findings_at, where)
-        if digest.hexdigest() != self.digest:
+        if read != self.size or digest.hexdigest() != self.digest:
             problem = Message("the file changed while it was read")
             raise InputError([Problem(Location(where, 0, 0), "", problem)])
 
@@ -227,7 +232,7 @@ def open_result(path: Path, limit: int) -> StreamedResult:
         if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
             raise NotLaidOut
         with path.open("rb") as file:
-            return _FirstPass(path, file).result()
+            return _FirstPass(path, file, limit).result()
     except (OSError, ValueError, InputError) as exc:  # UnicodeDecodeError is a ValueError
         raise NotLaidOut from exc
 
@@ -236,15 +241,19 @@ class _FirstPass:
     """The head's lines (each finding, figures entry and scenario line left out), the figures
     entries, and where the findings are."""
 
-    def __init__(self, path: Path, file: Any) -> None:
-        self.path, self.lines = path, enumerate(file, 1)
+    def __init__(self, path: Path, file: Any, limit: int) -> None:
+        self.path, self.lines, self.limit = path, enumerate(file, 1), limit
         self.digest = hashlib.sha256()
+        self.size = 0
         self.head: list[str] = []
         self.figure_lines: list[bytes] = []
         self.margins: list[float | None] = []
 
     def text(self, raw: bytes) -> str:
         self.digest.update(raw)
+        self.size += len(raw)
+        if self.size > self.limit:  # grown since it was measured
+            raise NotLaidOut
         if not raw.endswith(b"\n"):
             raise NotLaidOut
         decoded: str = raw[:-1].decode("utf-8")
@@ -358,6 +367,7 @@ class _FirstPass:
             self.path,
             data,
             self.digest.hexdigest(),
+            self.size,
             findings_at,
             count,
             compact,

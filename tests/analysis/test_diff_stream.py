@@ -283,6 +283,12 @@ def test_a_file_changed_between_the_two_passes_is_refused(
     path.write_text(path.read_text(encoding="utf-8").replace('"pass"', '"fail"', 1))
     with pytest.raises(InputError, match="the file changed while it was read"):
         list(streamed.findings())
+    path.write_bytes(results["hall"].read_bytes())
+    streamed = open_result(path, diff.RESULT_LIMIT)
+    with path.open("ab") as grown:  # longer: the second pass stops at the first pass's size
+        grown.write(b"\n" * 1_000_000)
+    with pytest.raises(InputError, match="the file changed while it was read"):
+        list(streamed.findings())
 
 
 @pytest.mark.slow
