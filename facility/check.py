@@ -33,6 +33,7 @@ from facility.model.site import Site
 from facility.report.context import FixSearch, Presentation, ReportInput
 
 if TYPE_CHECKING:
+    from facility.analysis.baseline import Previous
     from facility.analysis.fixes import FindingFixes
 
 
@@ -44,7 +45,7 @@ def run_check(
     generated_at: dt.datetime | None,
     lang: str = "en",
     progress: Callable[[str, int, int], None] | None = None,
-    baseline: tuple[str, dict[str, Any]] | None = None,
+    baseline: Previous | None = None,
     input_files: Sequence[InputFile] = (),
     presentation: Presentation | None = None,
     fixes: bool = False,
@@ -55,8 +56,9 @@ def run_check(
     the age of evidence are judged on ``generated_at``'s date (None, a library call with no
     report date: ages are not evaluated, waivers expire against the current date; the
     command line always has one). ``progress(phase, done, total)`` follows the audit's
-    rules ("rules") and the failure scenarios ("failures"). ``baseline``: (file, a previous
-    JSON result) to compare the findings with, after the waivers (``result.baseline``).
+    rules ("rules") and the failure scenarios ("failures"). ``baseline``: a previous JSON
+    result (facility.analysis.baseline.read_previous) to compare the findings with, after the
+    waivers (``result.baseline``).
     ``input_files``: the files read besides the site and the rules (waiver files, the
     configuration file), each with its SHA-256, for the sign-off and the JSON result.
     ``presentation``: how the reports show it (the defaults when None). ``fixes``: search the
@@ -89,11 +91,9 @@ def run_check(
     moment = generated_at or dt.datetime.now(tz=dt.UTC).replace(microsecond=0)
     waiver_report = apply_waivers(result, waiver_list, moment.date(), names, site=site)
     if baseline is not None:
-        from facility.analysis.diff import against_baseline
-        from facility.report.json_report import result_json
+        from facility.analysis.baseline import against_previous, current_of_result
 
-        file, previous = baseline
-        result.baseline = against_baseline(previous, result_json(result), file)
+        result.baseline = against_previous(baseline, current_of_result(result))
     inputs = (
         *(InputFile("site", layer.file, layer.sha256) for layer in site.layers),
         *input_files,

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from facility.engine.findings import Baseline
 from facility.messages import Message
 from facility.model.errors import validation_message
 from facility.model.source import (
@@ -471,28 +470,6 @@ def read_result_file_and_digest(path: Path) -> tuple[dict[str, Any], str]:
     if not isinstance(data, dict):
         raise InputError([Problem(Location(str(path), 1, 1), "", Message("not a facility result"))])
     return checked_result(data, path), digest
-
-
-def against_baseline(baseline: dict[str, Any], current: dict[str, Any], file: str) -> Baseline:
-    """The current result (JSON) against a baseline result: which failing findings are new
-    (not failing there) or worse (a more negative margin), and how many are known; which
-    error-severity checks are newly not evaluated. One comparison, :func:`diff_results`."""
-    report = diff_results(baseline, current)
-    new = tuple(c.id for c in report.new_failures)
-    worse = tuple(c.id for c in report.worse if (c.after or {}).get("status") in FAILING)
-    regressions = {*new, *worse}
-    known = sum(
-        1 for f in current["findings"] if f["status"] in FAILING and f["id"] not in regressions
-    )
-    before = {f["id"]: f["status"] for f in baseline["findings"]}
-    gaps = tuple(
-        f["id"]
-        for f in current["findings"]
-        if f["status"] == "not_evaluated"
-        and f.get("severity") == "error"
-        and before.get(f["id"]) != "not_evaluated"
-    )
-    return Baseline(file, new, worse, known, gaps)
 
 
 # --- two results compared as they are read (issue 21) ---------------------------------------------

@@ -462,12 +462,11 @@ def _evaluate(options: _CheckOptions, moment: Any, progress: Any) -> tuple[Any, 
         input_files.append(InputFile("config", str(options.config_file), options.config_sha256))
     previous = None
     if options.baseline is not None:
-        from facility.analysis.diff import read_result_file_and_digest
+        from facility.analysis.baseline import read_previous
 
         progress.phase(_("loading %(file)s") % {"file": options.baseline})
-        data, sha256 = read_result_file_and_digest(options.baseline)
-        previous = (str(options.baseline), data)
-        input_files.append(InputFile("baseline", str(options.baseline), sha256))
+        previous = read_previous(options.baseline)
+        input_files.append(InputFile("baseline", previous.file, previous.digest))
     from facility.check import run_check
 
     racks = f"{len(loaded.racks):,}"

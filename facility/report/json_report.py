@@ -27,7 +27,6 @@ DETAILS = ("compact", "full")  # the findings' detail: docs/json-result.md, *Com
 
 
 def finding_json(f: Finding) -> dict[str, Any]:
-    margin_kind = "temperature_difference" if f.kind == "temperature" else f.kind
     return {
         "id": f.id,
         "rule": f.rule,
@@ -40,7 +39,7 @@ def finding_json(f: Finding) -> dict[str, Any]:
         "observed": quantity_json(f.observed.value if f.observed else None, f.kind),
         "limit": quantity_json(f.limit.value if f.limit else None, f.kind),
         "relation": f.relation or None,
-        "margin": quantity_json(f.margin, margin_kind),
+        "margin": margin_json(f),
         "message": message(f),
         # The working is spelled out where someone must act on it; passes carry the numbers.
         "how": (
@@ -57,6 +56,11 @@ def finding_json(f: Finding) -> dict[str, Any]:
     }
 
 
+def margin_json(f: Finding) -> dict[str, Any] | None:
+    """The finding's margin as the result writes it (a temperature's as a difference)."""
+    return quantity_json(f.margin, "temperature_difference" if f.kind == "temperature" else f.kind)
+
+
 def result_json(result: AuditResult) -> dict[str, Any]:
     """The JSON result's data: English whatever the language of the run (a machine format;
     its messages, missing inputs and workings are the engine's English)."""
@@ -66,11 +70,12 @@ def result_json(result: AuditResult) -> dict[str, Any]:
 
 def _result_json(result: AuditResult) -> dict[str, Any]:
     data = _result_head(result)
-    data["findings"] = [finding_json(f) for f in _sorted(result)]
+    data["findings"] = [finding_json(f) for f in in_result_order(result)]
     return data
 
 
-def _sorted(result: AuditResult) -> list[Finding]:
+def in_result_order(result: AuditResult) -> list[Finding]:
+    """The findings in the order the result writes them: by rule, entity kind and id."""
     return sorted(result.findings, key=lambda f: (f.rule, f.entity_kind, f.entity_id))
 
 
@@ -356,7 +361,7 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
     ]
     full = report.presentation.json_detail == "full"
     data["detail"] = "full" if full else "compact"
-    ordered = _sorted(result)
+    ordered = in_result_order(result)
     data["rules"] = _rules_json(ordered)
     by_finding = report.waivers.by_finding
     lines = _FindingLines()
@@ -393,7 +398,7 @@ def _fixes_chunks(report: ReportInput) -> Iterator[str]:
         return
     yield ',\n  "fixes": {'
     first = True
-    for f in _sorted(report.result):
+    for f in in_result_order(report.result):
         with for_machines():
             shown = fixes_json(report, f)
         if shown is None:

@@ -73,7 +73,7 @@ def test_worse_and_better_are_margins_on_a_check_with_the_same_status(report) ->
 
 
 def test_a_worse_passing_check_does_not_fail_a_baseline(report) -> None:
-    from facility.analysis.diff import against_baseline
+    from facility.analysis.baseline import against_baseline
 
     baseline = against_baseline(report.old, report.new, "old.json")
     assert baseline.worse == ()  # Z-A and TCS-A still pass: only failing ones fail a run

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from facility.analysis.diff import against_baseline
+from facility.analysis.baseline import against_baseline
 from facility.cli import app
 
 HALL_B3 = Path(__file__).parents[2] / "examples" / "hall-b3.yaml"
@@ -161,3 +161,68 @@ def test_the_baseline_is_listed_among_the_inputs_with_its_hash(site, tmp_path):
     inputs = json.loads(out.read_text())["inputs"]
     assert {"role": "baseline", "file": str(base), "sha256": digest} in inputs
     assert digest in html.read_text()  # the sign-off lists it too
+
+
+def _changed(site: Path) -> None:
+    """Hall B3 with two findings worse (TCS-B) and one new (FW-1), as in the end-to-end test."""
+    changed = site.read_text().replace("nominal_power: 32 kW", "nominal_power: 33 kW")
+    site.write_text(changed.replace("available_flow: 3500 L/min", "available_flow: 1500 L/min"))
+
+
+@pytest.mark.parametrize("detail", ["compact", "full"])
+def test_a_streamed_baseline_judges_as_the_results_read_whole(site, tmp_path, detail):
+    from facility.analysis.baseline import read_previous
+    from facility.analysis.diff import read_result_file
+
+    base = tmp_path / "base.json"
+    run("check", site, "--write-baseline", base, "--json-detail", detail, *AT)
+    _changed(site)
+    now = tmp_path / "now.json"
+    run("check", site, "-o", now, "--json-detail", "full", *AT)
+    previous = read_previous(base)
+    data = json.loads(base.read_text())
+    assert len(previous.failing) == sum(f["status"] == "fail" for f in data["findings"])
+    assert len(previous.not_evaluated) == sum(
+        f["status"] == "not_evaluated" for f in data["findings"]
+    )  # what is held: the failing and not-evaluated findings, not the passing ones
+    assert len(previous.failing) + len(previous.not_evaluated) < len(data["findings"])
+    whole = against_baseline(read_result_file(base), read_result_file(now), str(base))
+    assert whole.new == ("LIQ-011:facility_water:FW-1",)
+    against = run("check", site, "--baseline", base, "-o", tmp_path / "again.json", *AT)
+    assert against.exit_code == 1
+    streamed = json.loads((tmp_path / "again.json").read_text())["baseline"]
+    assert streamed == {
+        "file": str(base),
+        "known": whole.known,
+        "new": list(whole.new),
+        "worse": list(whole.worse),
+        "new_not_evaluated": list(whole.new_gaps),
+    }
+
+
+def test_a_reformatted_baseline_is_read_whole_with_the_same_judgement(site, tmp_path):
+    base = tmp_path / "base.json"
+    run("check", site, "--write-baseline", base, *AT)
+    reformatted = tmp_path / "jq.json"  # what jq . writes: not the layout facility writes
+    reformatted.write_text(json.dumps(json.loads(base.read_text()), indent=4))
+    _changed(site)
+    laid_out = run("check", site, "--baseline", base, "-f", "json", *AT)
+    other = run("check", site, "--baseline", reformatted, "-f", "json", *AT)
+    assert laid_out.exit_code == other.exit_code == 1
+    first, second = (json.loads(r.stdout)["baseline"] for r in (laid_out, other))
+    assert first["new"] == second["new"] == ["LIQ-011:facility_water:FW-1"]
+    assert {**first, "file": ""} == {**second, "file": ""}
+
+
+def test_a_bad_finding_of_a_streamed_baseline_is_named_at_its_line(site, tmp_path):
+    base = tmp_path / "base.json"
+    run("check", site, "--write-baseline", base, *AT)
+    lines = base.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if '"status": "fail"' in line)
+    lines[at] = lines[at].replace('"status": "fail"', '"status": "failed"')
+    base.write_text("".join(lines))
+    out = tmp_path / "out.html"
+    result = run("check", site, "--baseline", base, "-o", out, *AT)
+    assert result.exit_code == 2
+    assert f"{base}:{at + 1}:" in result.stderr and "status" in result.stderr
+    assert not out.exists()
