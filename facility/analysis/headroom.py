@@ -154,6 +154,7 @@ class _Grower:
         self.site, self.ruleset, self.template, self.rack_type = site, ruleset, template, rack_type
         self.cache: dict[tuple[int, str], list[Finding]] = {}
         self.failures: dict[int, FailureReport] = {}  # the single-failure analysis by n added
+        self.own_audit: AuditResult | None = None  # the site's normal audit, without copies
 
     def new_racks(self, n: int) -> list[Rack]:
         racks = []
@@ -196,12 +197,29 @@ class _Grower:
         """The single-failure rules on each loss that reaches what the copies change (a loss
         that reaches none of it reads as without them), on the site with the copies."""
         rules = [r for r in self.ruleset.rules if r.spec.scope == FAILURE_SCOPE]
-        touching = {
-            (scope, i) for scope, items in self.affected(site, added).items() for i, _ in items
-        }
-        failures = analyse_failures(site, self.ruleset, audit(site, self.ruleset), touching)
+        changed = self.affected(site, added)
+        touching = {(scope, i) for scope, items in changed.items() for i, _ in items}
+        normal = self.audit_with(site, changed, touching) if added else self.normal_audit()
+        failures = analyse_failures(site, self.ruleset, normal, touching)
         self.failures[len(added)] = failures
         return single_failure_findings(site, self.ruleset, rules, failures)
+
+    def audit_with(
+        self, site: Site, changed: Affected, touching: set[tuple[str, str]]
+    ) -> AuditResult:
+        """The normal audit of ``site`` (the site with copies): the site's own audit, made
+        once, with the findings on what the copies change (``changed``, ``touching``) judged
+        again on ``site`` instead of every rule on every entity of the campus again."""
+        own = self.normal_audit()
+        again = evaluate_entities(site, self.ruleset, self.ruleset.rules, changed)
+        kept = [f for f in own.findings if (f.entity_kind, f.entity_id) not in touching]
+        return dataclasses.replace(own, findings=kept + again)
+
+    def normal_audit(self) -> AuditResult:
+        """The site's own normal audit (no copies), made once."""
+        if self.own_audit is None:
+            self.own_audit = audit(self.site, self.ruleset)
+        return self.own_audit
 
     def losses_made_worse(self, n: int) -> set[str]:
         """The scenarios after which, with n racks added, an error check fails that did not
