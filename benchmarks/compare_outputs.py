@@ -3,8 +3,9 @@
     uv run python benchmarks/compare_outputs.py BEFORE AFTER SITE...
 
 BEFORE and AFTER are source trees of the project (the repository itself, or one written with
-``git archive COMMIT | tar -x -C DIR``), each run in its own process with this interpreter and
-the tree first on ``PYTHONPATH``. For every site both commands are run with a fixed report
+``git archive COMMIT | tar -x -C DIR``), each run in its own process with this interpreter, the
+tree first on ``PYTHONPATH`` and a temporary directory as the current one (each process checks
+that the facility it imported is the tree's). For every site both commands are run with a fixed report
 date, and their outputs compared byte for byte (the results hold no run times); the first
 difference of each is printed. Exit 1 when any output differs: what a change meant to leave
 the results alone (an optimisation of the single-failure analysis) must not move a byte.
@@ -21,20 +22,31 @@ import tempfile
 from pathlib import Path
 
 GENERATED_AT = "2026-12-02T00:00:00Z"
-RUN = "from facility.cli import main; main()"
+# Run from the work directory (``python -c`` puts the current directory first on sys.path: run
+# from a checkout, every tree would be that checkout's code), and refuse to run code that is
+# not the tree's: a comparison of one tree with itself cannot fail.
+RUN = (
+    "import os, sys, facility; from pathlib import Path; "
+    "tree = Path(os.environ['COMPARED_TREE']); "
+    "sys.exit(f'facility imported from {facility.__file__}, not from {tree}') "
+    "if not Path(facility.__file__).resolve().is_relative_to(tree) else None; "
+    "from facility.cli import main; main()"
+)
 
 
 def _outputs(tree: Path, site: Path, work: Path) -> dict[str, bytes]:
     """The JSON result of ``check`` and the output of ``failures -f json`` under ``tree``."""
-    env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+    tree = tree.resolve()
+    env = {**os.environ, "PYTHONPATH": str(tree), "COMPARED_TREE": str(tree)}
+    site = site.resolve()
     result = work / "result.json"
     check = [sys.executable, "-c", RUN, "check", str(site), "-o", str(result)]
     check += ["--generated-at", GENERATED_AT]
-    done = subprocess.run(check, env=env, capture_output=True, check=False)
+    done = subprocess.run(check, env=env, capture_output=True, check=False, cwd=work)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{tree}: check {site} exited {done.returncode}: {done.stderr[-2000:]!r}")
     failures = [sys.executable, "-c", RUN, "failures", str(site), "-f", "json"]
-    run = subprocess.run(failures, env=env, capture_output=True, check=False)
+    run = subprocess.run(failures, env=env, capture_output=True, check=False, cwd=work)
     if run.returncode not in (0, 1):
         raise SystemExit(f"{tree}: failures {site} exited {run.returncode}: {run.stderr[-2000:]!r}")
     return {"check -o result.json": result.read_bytes(), "failures -f json": run.stdout}
