@@ -391,7 +391,7 @@ def analyse_failures(
     unknown_before = {f.id: f for f in baseline.findings if f.status == "not_evaluated"}
     # The normal audit's context: a scenario's upstream sums are its sums with the changed
     # PDUs' shares moved, and the values the area modules share are computed once.
-    base = Context(site, ruleset.assumptions)
+    base = Context(site, ruleset.assumptions, as_of=baseline.as_of)
     failer = _Failer(site)
     report = FailureReport()
     classes: dict[Any, tuple[Rack, list[Finding]]] = {}  # identical racks losing the same side

@@ -304,7 +304,9 @@ def _rerun(
     entity = next((e for i, e in scopes()[scope].entities(site) if i == finding.entity_id), None)
     if entity is None:
         return None
-    found = evaluate_entities(site, ruleset, [rule], {scope: [(finding.entity_id, entity)]})
+    found = evaluate_entities(
+        site, ruleset, [rule], {scope: [(finding.entity_id, entity)]}, as_of=as_of
+    )
     return found[0] if found else None
 
 
@@ -988,7 +990,9 @@ def _passes_on(failed: Site, search: _Search, rule: Rule, f: Finding) -> bool:
         entity = next((e for i, e in scopes()[scope].entities(failed) if i == f.entity_id), None)
     if entity is None:
         return False
-    found = evaluate_entities(failed, search.ruleset, [rule], {scope: [(f.entity_id, entity)]})
+    found = evaluate_entities(
+        failed, search.ruleset, [rule], {scope: [(f.entity_id, entity)]}, as_of=search.as_of
+    )
     return bool(found) and found[0].status == "pass"
 
 
@@ -1097,7 +1101,11 @@ def _worse_on(failed: Site, search: _Search, rules: list[Rule], loop_id: str) ->
     """A check of TCS loop ``loop_id`` worse on ``failed`` than in the site's normal audit."""
     search.counts.rule_runs += 1
     found = evaluate_entities(
-        failed, search.ruleset, rules, {"tcs_loop": [(loop_id, failed.loops[loop_id])]}
+        failed,
+        search.ruleset,
+        rules,
+        {"tcs_loop": [(loop_id, failed.loops[loop_id])]},
+        as_of=search.as_of,
     )
     for f in found:
         before = search.base.get(f.id)

@@ -33,7 +33,7 @@ from facility.analysis.failures import (
     single_failure_findings,
     utilisation,
 )
-from facility.engine.evaluate import audit, evaluate_entities
+from facility.engine.evaluate import evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.reads import Affected, Seed, affected
 from facility.engine.rules import RuleSet
@@ -148,13 +148,21 @@ def resolve_rack_type(site: Site, rack_type: str) -> ResolvedRackType:
 
 
 class _Grower:
-    """Builds the site with n more racks copied from a template, and evaluates it."""
+    """Builds the site with n more racks copied from a template, and evaluates it against
+    ``normal``, the site's normal audit (its report date the one every age is judged on)."""
 
-    def __init__(self, site: Site, ruleset: RuleSet, template: Rack, rack_type: ResolvedRackType):
+    def __init__(
+        self,
+        site: Site,
+        ruleset: RuleSet,
+        template: Rack,
+        rack_type: ResolvedRackType,
+        normal: AuditResult,
+    ):
         self.site, self.ruleset, self.template, self.rack_type = site, ruleset, template, rack_type
+        self.normal = normal
         self.cache: dict[tuple[int, str], list[Finding]] = {}
         self.failures: dict[int, FailureReport] = {}  # the single-failure analysis by n added
-        self.own_audit: AuditResult | None = None  # the site's normal audit, without copies
 
     def new_racks(self, n: int) -> list[Rack]:
         racks = []
@@ -189,7 +197,8 @@ class _Grower:
             found = self.single_failures(site, added)
         else:
             rules = [r for r in self.ruleset.rules if area is None or r.spec.area == area]
-            found = evaluate_entities(site, self.ruleset, rules, self.affected(site, added))
+            affected = self.affected(site, added)
+            found = evaluate_entities(site, self.ruleset, rules, affected, as_of=self.normal.as_of)
         self.cache[key] = found
         return found
 
@@ -199,7 +208,7 @@ class _Grower:
         rules = [r for r in self.ruleset.rules if r.spec.scope == FAILURE_SCOPE]
         changed = self.affected(site, added)
         touching = {(scope, i) for scope, items in changed.items() for i, _ in items}
-        normal = self.audit_with(site, changed, touching) if added else self.normal_audit()
+        normal = self.audit_with(site, changed, touching) if added else self.normal
         failures = analyse_failures(site, self.ruleset, normal, touching)
         self.failures[len(added)] = failures
         return single_failure_findings(site, self.ruleset, rules, failures)
@@ -207,19 +216,13 @@ class _Grower:
     def audit_with(
         self, site: Site, changed: Affected, touching: set[tuple[str, str]]
     ) -> AuditResult:
-        """The normal audit of ``site`` (the site with copies): the site's own audit, made
-        once, with the findings on what the copies change (``changed``, ``touching``) judged
-        again on ``site`` instead of every rule on every entity of the campus again."""
-        own = self.normal_audit()
-        again = evaluate_entities(site, self.ruleset, self.ruleset.rules, changed)
+        """The normal audit of ``site`` (the site with copies): the site's own audit, with
+        the findings on what the copies change (``changed``, ``touching``) judged again on
+        ``site`` instead of every rule on every entity of the campus again."""
+        own = self.normal
+        again = evaluate_entities(site, self.ruleset, self.ruleset.rules, changed, as_of=own.as_of)
         kept = [f for f in own.findings if (f.entity_kind, f.entity_id) not in touching]
         return dataclasses.replace(own, findings=kept + again)
-
-    def normal_audit(self) -> AuditResult:
-        """The site's own normal audit (no copies), made once."""
-        if self.own_audit is None:
-            self.own_audit = audit(self.site, self.ruleset)
-        return self.own_audit
 
     def losses_made_worse(self, n: int) -> set[str]:
         """The scenarios after which, with n racks added, an error check fails that did not
@@ -301,9 +304,12 @@ def headroom(
     zone: str | None = None,
     row: str | None = None,
 ) -> HeadroomReport:
-    """How many more racks of ``rack_type`` fit in the target, overall and per domain."""
+    """How many more racks of ``rack_type`` fit in the target, overall and per domain.
+
+    ``baseline``: the site's normal audit under ``ruleset`` (``audit(site, ruleset, as_of=…)``),
+    what the racks' new failures and every loss are judged against."""
     template = find_template(site, loop=loop, zone=zone, row=row)
-    grower = _Grower(site, ruleset, template, resolve_rack_type(site, rack_type))
+    grower = _Grower(site, ruleset, template, resolve_rack_type(site, rack_type), baseline)
     failing_before = {f.id for f in baseline.findings if f.status in ("fail", "waived")}
 
     def new_failures(n: int, area: str | None) -> list[Finding]:

@@ -58,6 +58,7 @@ def _audit(
             "continuous_load_derating": f"{site.conventions.continuous_load_derating:g}",
         },
         selection=ruleset.selection,
+        as_of=as_of,
     )
     all_scopes = scopes()
     for done, rule in enumerate(ruleset.rules, 1):
@@ -82,6 +83,7 @@ def evaluate_entities(
     entities: dict[str, list[tuple[str, Any]]],
     baseline: Context | None = None,
     changed: frozenset[tuple[str, str]] | None = None,
+    as_of: dt.date | None = None,
 ) -> list[Finding]:
     """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom).
 
@@ -90,9 +92,13 @@ def evaluate_entities(
     the area modules share between entities are shared with it. ``changed``: the (scope,
     quantity) pairs the overlay can change (:func:`facility.engine.reads.changed_quantities`);
     every other quantity's values are the baseline's, shared both ways (one computed here is
-    the value the baseline would compute), not derived again for each scenario.
+    the value the baseline would compute), not derived again for each scenario. ``as_of``:
+    the report date the ages of evidence are judged on (the baseline's when it has one: a
+    loss does not age a record).
     """
-    ctx = Context(site, ruleset.assumptions, baseline=baseline)
+    if baseline is not None and as_of is None:
+        as_of = baseline.as_of
+    ctx = Context(site, ruleset.assumptions, as_of=as_of, baseline=baseline)
     if baseline is not None:
         ctx.memo = baseline.memo
         if changed is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -76,6 +77,9 @@ class AuditResult:
     coverage: Coverage | None = None  # what was judged, not evaluated, not modelled
     selection: Selection | None = None  # the profile's rules --select / --ignore left out
     baseline: Baseline | None = None  # against a previous result (--baseline)
+    # The report date the ages of evidence were judged on (None: not judged); what is derived
+    # from this audit (single failures, headroom, fixes) judges them on the same date.
+    as_of: dt.date | None = None
 
     @property
     def verdict(self) -> Verdict:

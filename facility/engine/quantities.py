@@ -132,7 +132,7 @@ class Context:
     # Values the area modules share between entities (a rack type's flow on a loop, a loop's
     # CDU shares), keyed by what they depend on: a failure scenario shares its baseline's.
     memo: dict[Any, Any] = field(default_factory=dict)
-    as_of: dt.date | None = None  # the report date, for the age of evidence (cluster rules)
+    as_of: dt.date | None = None  # the report date, for the age of evidence
     baseline: Context | None = None
     topology: Topology = field(init=False)
 
