@@ -431,18 +431,21 @@ def main(argv: list[str] | None = None) -> None:
                 if not args.no_others:
                     failures = median_runs("cli-failures", file, runs)
                     headroom = median_runs("cli-headroom", file, runs)
+                    audited = load["load_site"] + phases["audit"]  # a site loaded and audited
                     others.append(
                         f"{n:>7,} {'ready' if ready else 'failing':>7} |"
                         f" {failures['wall']:>8.2f} {failures['wall'] / check['wall']:>6.2f}"
+                        f" {failures['wall'] / audited:>6.2f}"
                         f" {failures['wall'] / native:>7.1f} {failures['peak_mb']:>5.0f} MB |"
                         f" {headroom['wall']:>8.2f} {headroom['wall'] / check['wall']:>6.2f}"
+                        f" {headroom['wall'] / audited:>6.2f}"
                         f" {headroom['peak_mb']:>5.0f} MB |"
                     )
             if not args.no_others and len(results) == 2:
                 pair = f"{results[False]}+{results[True]}"
                 diff = median_runs("cli-diff", pair, args.runs if n <= 10_000 else 1)
                 others.append(
-                    f"{n:>7,} {'diff':>7} |{'':>30}|{'':>25}|"
+                    f"{n:>7,} {'diff':>7} |{'':>37}|{'':>32}|"
                     f" {diff['wall']:>7.2f} {diff['wall'] / native:>7.1f}"
                     f" {diff['peak_mb']:>5.0f} MB"
                 )
@@ -463,15 +466,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     if others:
         print(
-            f"\n{'N':>7} {'campus':>7} | {'failures':>8} {'÷check':>6} {'÷native':>7}"
-            f" {'peak':>8} | {'headroom':>8} {'÷check':>6} {'peak':>8} |"
+            f"\n{'N':>7} {'campus':>7} | {'failures':>8} {'÷check':>6} {'÷audit':>6}"
+            f" {'÷native':>7} {'peak':>8} | {'headroom':>8} {'÷check':>6} {'÷audit':>6}"
+            f" {'peak':>8} |"
             f" {'diff s':>7} {'÷native':>7} {'peak':>8}"
         )
         print("\n".join(others))
         print(
             "failures = `facility failures FILE -f json`; headroom = `facility headroom FILE "
-            "--rack-type gb300 --zone H01-Z01 -f json`; diff = `facility diff` of the failing "
-            "and the ready campus's JSON results (-f json); ÷check over `check -o result.json`."
+            "--rack-type gb300 --zone <the first zone> -f json`; diff = `facility diff` of the failing "
+            "and the ready campus's JSON results (-f json); ÷check over `check -o result.json`, "
+            "÷audit over load + audit above (the targets: failures ≤ 3, headroom ≤ 2)."
         )
     if not args.no_startup:
         startup()
