@@ -63,10 +63,9 @@ def _rack_of_pdu(site: Site, pdu_id: str) -> Iterable[str]:
 def _above(kinds: str) -> Inverse:
     def inverse(site: Site, pdu_id: str) -> Iterable[str]:
         pdu = site.pdus.get(pdu_id)
-        if pdu is None:
+        if pdu is None or pdu.fed_by is None:
             return ()
-        elements = getattr(site, kinds)
-        return [e.id for e in site.topology.upstream(pdu) if e.id in elements]
+        return site.topology.above_by_kind[kinds].get(pdu.fed_by, ())
 
     return inverse
 
@@ -266,17 +265,21 @@ def entity_of(site: Site, scope: str, entity_id: str) -> Any:
     """The entity of ``scope`` with ``entity_id`` in ``site`` (a changed rack in an overlay)."""
     if scope == "rack":
         return site.topology.rack_by_id[entity_id]
-    tables: dict[str, Any] = {
-        "pdu": site.pdus,
-        "distribution": site.distribution,
-        "power_source": site.sources,
-        "tcs_loop": site.loops,
-        "cdu": site.cdus,
-        "facility_water": site.facility_water,
-        "room": site.rooms,
-        "floor_zone": site.zones,
-    }
-    return tables[scope][entity_id]
+    return getattr(site, _TABLES[scope])[entity_id]
+
+
+# scope -> the site's table of its entities by id (a rack: the topology's, which an overlay
+# changes)
+_TABLES = {
+    "pdu": "pdus",
+    "distribution": "distribution",
+    "power_source": "sources",
+    "tcs_loop": "loops",
+    "cdu": "cdus",
+    "facility_water": "facility_water",
+    "room": "rooms",
+    "floor_zone": "zones",
+}
 
 
 def check_declarations() -> None:

@@ -29,17 +29,20 @@ def without_pdus(
     lost_ids = frozenset(p.id for p in lost)
     rack_by_id = site.topology.rack_by_id
     changed: dict[str, Rack] = {}
-    for pdu in lost:
-        rack = changed.get(pdu.rack) or rack_by_id[pdu.rack]
-        sides = {
-            side: [p for p in pdus if p.id not in lost_ids] for side, pdus in rack.pdus.items()
-        }
-        kept = {side: pdus for side, pdus in sides.items() if pdus}
-        changed[rack.id] = dataclasses.replace(
-            rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
-        )
+    for rack_id in dict.fromkeys(pdu.rack for pdu in lost):  # each rack once: one copy
+        changed[rack_id] = _rack_without(rack_by_id[rack_id], lost_ids)
     topology = site.topology.without_pdus(changed, lost_ids, feeds_lost)
     return site.with_topology(topology), changed
+
+
+def _rack_without(rack: Rack, lost_ids: frozenset[str]) -> Rack:
+    """``rack`` without the PDUs ``lost_ids``: a side with none left removed and counted in
+    ``sides_lost``."""
+    sides = {side: [p for p in pdus if p.id not in lost_ids] for side, pdus in rack.pdus.items()}
+    kept = {side: pdus for side, pdus in sides.items() if pdus}
+    return dataclasses.replace(
+        rack, pdus=kept, sides_lost=rack.sides_lost + len(rack.pdus) - len(kept)
+    )
 
 
 def without_cdus(site: Site, lost: set[str]) -> Site:

@@ -120,6 +120,11 @@ class Topology:
     # add one: :meth:`air_units_of_room` and :meth:`air_units_on_water` keep those it still has.
     air_units_by_room: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     air_units_by_water: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    # "distribution" and "sources" → each element → the ids of that kind in its chain: the
+    # elements above a PDU it feeds, by kind (what a PDU's change reaches, found once).
+    above_by_kind: Mapping[str, Mapping[str, tuple[str, ...]]] = dataclasses.field(
+        default_factory=dict
+    )
     pdus_out_of_service: frozenset[str] = frozenset()
     load_feeds_out: frozenset[tuple[str, str]] = frozenset()  # (load id, side) out of service
     moved: Moved | None = None  # set by a failure overlay of the power tree
@@ -290,6 +295,13 @@ def build_topology(site: Site) -> Topology:
         loops_by_cdu={cdu: tuple(loops) for cdu, loops in loops_by_cdu.items()},
         air_units_by_room={room: tuple(units) for room, units in units_by_room.items()},
         air_units_by_water={water: tuple(units) for water, units in units_by_water.items()},
+        above_by_kind={
+            kind: {
+                e.id: tuple(a.id for a in chains[i] if a.id in getattr(site, kind))
+                for i, e in enumerate(elements)
+            }
+            for kind in ("distribution", "sources")
+        },
     )
 
 
