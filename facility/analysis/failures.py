@@ -394,7 +394,7 @@ def analyse_failures(
     base = Context(site, ruleset.assumptions, as_of=baseline.as_of)
     failer = _Failer(site)
     report = FailureReport()
-    classes: dict[Any, tuple[Rack, list[Finding]]] = {}  # identical racks losing the same side
+    classes: dict[Any, _Class] = {}  # identical racks losing the same side
     with paused_gc():
         for scenario in scenarios(site):
             lost = failer.lost_pdus(scenario)
@@ -422,12 +422,17 @@ def analyse_failures(
                 findings = evaluate_entities(
                     failed_site, ruleset, normal_rules, touched, base, changed_q
                 )
-            findings = [_still_unknown(f, unknown_before) for f in findings]
-            new = [f for f in findings if f.status == "fail" and f.id not in failing_before]
-            worst, worst_u = None, None
-            changed, unchanged = [], []
+            worst, worst_u, worst_id = None, None, ""
+            new, changed, unchanged = [], [], []
             for f in findings:
-                prior = before.get(f.id)
+                fid = f.id  # a formatted string: made once per finding
+                prior = before.get(fid)
+                if prior is f:
+                    unchanged.append(f)  # the normal finding itself (a rack of a class)
+                    continue
+                f = _still_unknown(fid, f, unknown_before)
+                if f.status == "fail" and fid not in failing_before:
+                    new.append(f)
                 if prior is not None and not _changed(f, prior):
                     unchanged.append(prior)  # untouched by this failure (the floor under a rack)
                     continue
@@ -436,16 +441,17 @@ def analyse_failures(
                 # The highest utilisation; of equals, the first by id (whatever the order
                 # the checks were judged in).
                 if u is not None and (
-                    worst_u is None or u > worst_u or (u == worst_u and f.id < worst.id)  # type: ignore[union-attr]
+                    worst_u is None or u > worst_u or (u == worst_u and fid < worst_id)
                 ):
-                    worst, worst_u = f, u
+                    worst, worst_u, worst_id = f, u, fid
             report.results.append(ScenarioResult(scenario, changed, new, worst, worst_u, unchanged))
     return report
 
 
-def _still_unknown(after: Finding, unknown_before: dict[str, Finding]) -> Finding:
-    """``after``, unless its check was not evaluated before the loss: then that finding."""
-    before = unknown_before.get(after.id)
+def _still_unknown(fid: str, after: Finding, unknown_before: dict[str, Finding]) -> Finding:
+    """``after`` (of id ``fid``), unless its check was not evaluated before the loss: then
+    that finding."""
+    before = unknown_before.get(fid)
     if before is None or after.status == "not_evaluated":
         return after
     return before
@@ -481,7 +487,7 @@ def _power_loss(
     touched: Affected,
     ruleset: RuleSet,
     rules: list[Any],
-    classes: dict[Any, tuple[Rack, list[Finding]]],
+    classes: dict[Any, _Class],
     before: dict[str, Finding],
     changed: frozenset[tuple[str, str]],
 ) -> list[Finding]:
@@ -502,30 +508,46 @@ def _power_loss(
         if key not in classes:
             entities = {"rack": [(rack_id, rack)], "pdu": remaining.get(rack_id, [])}
             judged = evaluate_entities(failed_site, ruleset, rules, entities, base, changed)
-            classes[key] = (original, judged)
-        model, findings = classes[key]
-        if model is original:
-            found += findings
-        else:
-            found += _mapped(findings, model, original, failer.site, before)
+            classes[key] = _Class(original, judged, _unmoved(judged, before))
+        found += _mapped(classes[key], original, failer.site, before)
     return found
 
 
+@dataclass(slots=True)
+class _Class:
+    """Identical racks losing the same positions: the first one's (``model``'s) findings, and
+    for each the normal finding it left as it was (None: the loss moved it)."""
+
+    model: Rack
+    findings: list[Finding]
+    unmoved: list[Finding | None]
+
+
+def _unmoved(findings: list[Finding], before: dict[str, Finding]) -> list[Finding | None]:
+    out: list[Finding | None] = []
+    for f in findings:
+        prior = before.get(f.id)
+        out.append(prior if prior is not None and not _changed(f, prior) else None)
+    return out
+
+
 def _mapped(
-    findings: list[Finding], model: Rack, rack: Rack, site: Site, before: dict[str, Finding]
+    rack_class: _Class, rack: Rack, site: Site, before: dict[str, Finding]
 ) -> list[Finding]:
-    """``model``'s findings as ``rack``'s (a rack of the same class: its PDUs position by
+    """The class's findings as ``rack``'s (a rack of the class: its PDUs position by
     position). A check the loss left as it was on the model, and that read the same on both
     before the loss, is ``rack``'s own normal finding (no copy)."""
+    model = rack_class.model
+    if model is rack:
+        return rack_class.findings
     ids = {model.id: rack.id}
     for s, pdus in model.pdus.items():
         for mine, theirs in zip(pdus, rack.pdus[s], strict=True):
             ids[mine.id] = theirs.id
     out = []
-    for f in findings:
+    for f, prior in zip(rack_class.findings, rack_class.unmoved, strict=True):
         entity = ids[f.entity_id]
-        prior = before.get(f.id)
-        if prior is not None and not _changed(f, prior):
+        if prior is not None:
             own = before.get(f"{f.rule}:{f.entity_kind}:{entity}")
             if own is not None and not _changed(own, prior):
                 out.append(own)
