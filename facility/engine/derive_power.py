@@ -8,12 +8,14 @@ whole rack, and each PDU of a side carries the rack divided by that side's PDUs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from facility.engine.quantities import Context, Unknown, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
 from facility.model.site import Pdu, Rack, Site
+from facility.model.topology import Moved
 from facility.physics.electrical import (
     SQRT_THREE,
     apparent_power,
@@ -985,14 +987,18 @@ def pdu_neutral_current(ctx: Context, pdu: Pdu) -> Value:
 def _element_phase_currents(ctx: Context, element: Any) -> tuple[list[float], list[float]]:
     """The line-to-neutral and line-to-line currents [A] of the PDUs in service below.
 
-    A failure scenario (``ctx.baseline``) recomputes only the PDUs whose rack it changed
-    (``topology.moved``) and takes every other PDU's from the normal audit: the same numbers,
-    summed in the same order, as a full re-audit, without recomputing every PDU below a
-    busway for each rack-side loss."""
+    A failure scenario (``ctx.baseline``) that moved a few PDUs' loads on the normal power tree
+    (``topology.moved``) starts from the normal audit's running sum before the first PDU it
+    changed (:func:`_moved_phase_currents`); otherwise each PDU's contribution is summed: a
+    changed PDU's recomputed, every other PDU's the normal audit's. Either way the same
+    numbers, summed in the same order, as a full re-audit."""
     base = ctx.baseline
     moved = ctx.topology.moved
     changed: frozenset[str] = frozenset()
     if base is not None and moved is not None:
+        found = _moved_phase_currents(ctx, element.id, base, moved)
+        if found is not None:
+            return found
         changed = frozenset(p.id for p in moved.below.get(element.id, ()))
     l1 = l2 = l3 = p12 = p23 = p31 = 0.0
     for pdu in ctx.topology.pdus_in_service_below(element.id):
@@ -1004,6 +1010,111 @@ def _element_phase_currents(ctx: Context, element: Any) -> tuple[list[float], li
             (a, b, c), (d, e, f) = _normal_contribution(base, pdu)
         l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
     return [l1, l2, l3], [p12, p23, p31]
+
+
+Currents = tuple[float, float, float, float, float, float]  # I_1N, I_2N, I_3N, I_12, I_23, I_31
+
+
+@dataclass(frozen=True, slots=True)
+class _PhaseSequence:
+    """The normal contributions of the PDUs below an element, in order, and their running sums
+    (``running[k]``: the sum of the first k, added one by one as the element's sum adds them).
+    Elements whose contributions are the same, in the same order, share one (``key``)."""
+
+    key: int
+    contributions: tuple[Currents, ...]
+    running: tuple[Currents, ...]
+
+
+def _moved_phase_currents(
+    ctx: Context, element_id: str, normal: Context, moved: Moved
+) -> tuple[list[float], list[float]] | None:
+    """The element's line currents in a scenario that changed the PDUs ``moved.below`` of it
+    (lost, or carrying more of their rack): the normal running sum up to the first of them,
+    then each PDU after it added in turn. The result depends only on the normal contributions
+    and the changes, so elements alike (a campus's identical rows) are summed once per change.
+    None when this is not such a scenario (another power tree, PDUs out of service it did not
+    change) or a normal contribution is unknown: then every PDU is summed."""
+    topology = ctx.topology
+    if (
+        topology.pdus_below is not normal.topology.pdus_below
+        or normal.topology.pdus_out_of_service
+        # every PDU out of service is one the scenario lost (``moved.lost`` is part of them)
+        or len(topology.pdus_out_of_service) != len(moved.lost)
+    ):
+        return None
+    sequence, position = _phase_sequence(normal, element_id)
+    if sequence is None:
+        return None
+    changes: list[tuple[int, Currents | None]] = []
+    for pdu in moved.below.get(element_id, ()):
+        if pdu.id in moved.lost:
+            changes.append((position[pdu.id], None))
+        else:
+            ln, ll = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
+            changes.append((position[pdu.id], (*ln, *ll)))  # type: ignore[arg-type]
+    changes.sort(key=lambda change: change[0])
+    key = ("moved phase currents", sequence.key, tuple(changes))
+    sums: Currents | None = normal.memo.get(key)
+    if sums is None:
+        sums = _sum_with_changes(sequence, dict(changes))
+        normal.memo[key] = sums
+    return list(sums[:3]), list(sums[3:])
+
+
+def _sum_with_changes(sequence: _PhaseSequence, changes: dict[int, Currents | None]) -> Currents:
+    """The running sum of ``sequence`` with the contributions at the positions ``changes``
+    replaced (None: the PDU is out of service), from the first change on."""
+    if not changes:
+        return sequence.running[-1]
+    first = min(changes)
+    l1, l2, l3, p12, p23, p31 = sequence.running[first]
+    for at in range(first, len(sequence.contributions)):
+        contribution = changes.get(at, sequence.contributions[at])
+        if contribution is None:
+            continue
+        a, b, c, d, e, f = contribution
+        l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
+    return l1, l2, l3, p12, p23, p31
+
+
+def _phase_sequence(ctx: Context, element_id: str) -> tuple[_PhaseSequence | None, dict[str, int]]:
+    """The element's normal :class:`_PhaseSequence` (None when a contribution is unknown) and
+    each PDU's position in it, made once per audit."""
+    key = ("phase sequence", element_id)
+    found = ctx.memo.get(key)
+    if found is None:
+        pdus = ctx.topology.pdus_in_service_below(element_id)
+        position = {pdu.id: at for at, pdu in enumerate(pdus)}
+        try:
+            contributions = tuple(_flat(_normal_contribution(ctx, pdu)) for pdu in pdus)
+        except Unknown:
+            found = ctx.memo[key] = (None, position)
+            return found
+        alike: dict[tuple[Currents, ...], _PhaseSequence] = ctx.memo.setdefault(
+            "phase sequences", {}
+        )
+        sequence = alike.get(contributions)
+        if sequence is None:
+            sequence = alike[contributions] = _PhaseSequence(
+                len(alike), contributions, _running_sums(contributions)
+            )
+        found = ctx.memo[key] = (sequence, position)
+    return found  # type: ignore[no-any-return]
+
+
+def _flat(contribution: tuple[list[float], list[float]]) -> Currents:
+    ln, ll = contribution
+    return ln[0], ln[1], ln[2], ll[0], ll[1], ll[2]
+
+
+def _running_sums(contributions: tuple[Currents, ...]) -> tuple[Currents, ...]:
+    l1 = l2 = l3 = p12 = p23 = p31 = 0.0
+    running = [(l1, l2, l3, p12, p23, p31)]
+    for a, b, c, d, e, f in contributions:
+        l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
+        running.append((l1, l2, l3, p12, p23, p31))
+    return tuple(running)
 
 
 def _normal_contribution(ctx: Context, pdu: Pdu) -> tuple[list[float], list[float]]:
