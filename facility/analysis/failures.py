@@ -170,6 +170,7 @@ class _Failer:
         self.site = site
         self.topology = site.topology
         self.seeds: list[Seed] = []  # what the last scenario applied changes
+        self.rack_alike: dict[str, tuple[Any, tuple[str, ...]]] = {}  # for _rack_key
         # Built once (a scenario looks up its element instead of scanning the site):
         # each element → itself and every element it feeds, as (scope, id), in chain order.
         below: dict[str, list[tuple[str, str]]] = {}
@@ -469,14 +470,22 @@ def _changed(after: Finding, before: Finding | None) -> bool:
     return a_obs.value != b_obs.value or a_lim.value != b_lim.value
 
 
-def _rack_key(rack: Rack, lost: frozenset[str]) -> tuple[Any, ...]:
+def _rack_key(
+    rack: Rack, lost: frozenset[str], alike: dict[str, tuple[Any, tuple[str, ...]]]
+) -> tuple[Any, ...]:
     """Racks that behave alike when they lose the PDUs ``lost``: same type, zone, room and
-    loop, the same PDU circuits fed from the same elements, the same positions lost."""
-    layout = tuple(
-        (s, tuple((id(p.figures), p.derating, p.fed_by, p.id in lost) for p in pdus))
-        for s, pdus in sorted(rack.pdus.items())
-    )
-    return (id(rack.type), rack.zone, rack.room, rack.loop, layout)
+    loop, the same PDU circuits fed from the same elements, the same positions lost.
+    ``alike``: by rack id, what does not depend on the loss and its PDUs in order, made once."""
+    found = alike.get(rack.id)
+    if found is None:
+        sides = sorted(rack.pdus.items())
+        layout = tuple(
+            (s, tuple((id(p.figures), p.derating, p.fed_by) for p in pdus)) for s, pdus in sides
+        )
+        order = tuple(p.id for _, pdus in sides for p in pdus)
+        found = alike[rack.id] = ((id(rack.type), rack.zone, rack.room, rack.loop, layout), order)
+    same, order = found
+    return (same, tuple(p in lost for p in order))
 
 
 def _power_loss(
@@ -504,7 +513,7 @@ def _power_loss(
         remaining.setdefault(pdu.rack, []).append((pdu_id, pdu))
     for rack_id, rack in racks:
         original = failer.topology.rack_by_id[rack_id]
-        key = _rack_key(original, lost_ids)
+        key = _rack_key(original, lost_ids, failer.rack_alike)
         if key not in classes:
             entities = {"rack": [(rack_id, rack)], "pdu": remaining.get(rack_id, [])}
             judged = evaluate_entities(failed_site, ruleset, rules, entities, base, changed)
@@ -521,6 +530,7 @@ class _Class:
     model: Rack
     findings: list[Finding]
     unmoved: list[Finding | None]
+    mapped: dict[str, list[Finding]] = field(default_factory=dict)  # by rack id, made once
 
 
 def _unmoved(findings: list[Finding], before: dict[str, Finding]) -> list[Finding | None]:
@@ -540,6 +550,17 @@ def _mapped(
     model = rack_class.model
     if model is rack:
         return rack_class.findings
+    # A rack loses the same positions in several scenarios (its side, the busway, the source)
+    found = rack_class.mapped.get(rack.id)
+    if found is None:
+        found = rack_class.mapped[rack.id] = _mapped_anew(rack_class, rack, site, before)
+    return found
+
+
+def _mapped_anew(
+    rack_class: _Class, rack: Rack, site: Site, before: dict[str, Finding]
+) -> list[Finding]:
+    model = rack_class.model
     ids = {model.id: rack.id}
     for s, pdus in model.pdus.items():
         for mine, theirs in zip(pdus, rack.pdus[s], strict=True):
