@@ -296,6 +296,20 @@ def pdu_load_after_side_loss(ctx: Context, pdu: Pdu) -> Value:
     return _pdu_load(ctx, pdu, after_side_loss=True)
 
 
+def _load_of(ctx: Context, pdu: Pdu, after_side_loss: bool) -> Value:
+    """:func:`_pdu_load`, kept in the context's table of ``pdu_load`` (or
+    ``pdu_load_after_side_loss``): computed once per context, however many of its banks,
+    lines and the sums above it read it (Unknown raised, as :func:`_pdu_load` raises it)."""
+    table, _ = ctx.table("pdu", _LOAD_AFTER_SIDE_LOSS if after_side_loss else _LOAD)
+    found = table.get(pdu.id)
+    if found is None:
+        found = table[pdu.id] = _pdu_load(ctx, pdu, after_side_loss)
+    return found
+
+
+_LOAD, _LOAD_AFTER_SIDE_LOSS = "pdu_load", "pdu_load_after_side_loss"  # the quantities' names
+
+
 def pdu_real_load(ctx: Context, pdu: Pdu, after_side_loss: bool = False) -> float | None:
     """The real power [W] on ``pdu`` (its share of the rack at the electrical basis), or None
     when the rack's power is unknown: what the sources' kW checks and the account add up."""
@@ -389,7 +403,7 @@ def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Contex
         return None
     value, count = base.value, int(base.inputs[0][1])
     for pdu in changed:
-        before = _pdu_share(normal, pdu, per_pdu)
+        before = _normal_share(normal, pdu, per_pdu)
         gone = pdu.id in moved.lost
         after = None if gone else _pdu_share(ctx, pdu, per_pdu)
         if before is None or (after is None and not gone):
@@ -413,6 +427,16 @@ def _pdu_share(ctx: Context, pdu: Pdu, per_pdu: str) -> float | None:
     if per_pdu.startswith("pdu_real_load"):
         return pdu_real_load(ctx, pdu)
     return ctx.get("pdu", per_pdu, pdu).value
+
+
+def _normal_share(normal: Context, pdu: Pdu, per_pdu: str) -> float | None:
+    """:func:`_pdu_share` in the normal audit, once per PDU (a rack-side loss takes each of its
+    PDUs' normal share out of the sum of every element above it)."""
+    key = ("normal share", per_pdu, pdu.id)
+    if key in normal.memo:
+        return normal.memo[key]  # type: ignore[no-any-return]
+    found = normal.memo[key] = _pdu_share(normal, pdu, per_pdu)
+    return found
 
 
 @quantity(
@@ -764,7 +788,7 @@ def _bank_currents(ctx: Context, pdu: Pdu, after_side_loss: bool) -> tuple[float
         raise Unknown(missing)
     if not pdu.figures.banks:
         raise Unknown(_no_banks(pdu))
-    load = known(_pdu_load(ctx, pdu, after_side_loss))
+    load = known(_load_of(ctx, pdu, after_side_loss))
     currents = [
         line_current(load * w, _bank_voltage(pdu, bank.phase), 1)
         for bank, w in zip(pdu.figures.banks, _bank_weights(pdu), strict=True)
@@ -876,12 +900,12 @@ def _pdu_phase_currents(
                     )
                 )
             )
-        load = known(_pdu_load(ctx, pdu, after_side_loss))
+        load = known(_load_of(ctx, pdu, after_side_loss))
         kind, index = _PHASE_SLOT[f.inlet_phase]
         slots[kind][index] += line_current(load, f.voltage, 1)
         return slots
     if not f.banks and balanced_without_banks:
-        load = known(_pdu_load(ctx, pdu, after_side_loss))
+        load = known(_load_of(ctx, pdu, after_side_loss))
         current = line_current(load, f.voltage, 3)
         return [current] * 3, [0.0] * 3
     _, currents = _bank_currents(ctx, pdu, after_side_loss)
