@@ -150,6 +150,7 @@ class _Plan:
     # Workings that are not a derived quantity's (a parameter, an expression) by (expression,
     # value), which decide them: the same for every entity with that value, made once.
     constants: dict[tuple[Any, ...], Value]
+    gate: tuple[int, ...] = ()  # the positions in ``derived`` of what ``when`` reads
 
 
 def _plan(rule: Rule) -> _Plan:
@@ -168,7 +169,10 @@ def _plan(rule: Rule) -> _Plan:
         margin = (shape[1], COMPARISON_SYMBOLS.get(shape[1], ""))
     elif shape is not None:
         margin = (None, COMPARISON_SYMBOLS.get(shape[1], ""))
-    plan = _Plan(parameters, tuple(sorted(needed - set(parameters))), margin, {})
+    derived = tuple(sorted(needed - set(parameters)))
+    when = rule.when.names if rule.when else frozenset()
+    gate = tuple(at for at, name in enumerate(derived) if name in when)
+    plan = _Plan(parameters, derived, margin, {}, gate)
     rule.plan = plan
     return plan
 
@@ -188,18 +192,8 @@ def _apply(
     plan = _plan(rule)
     env: dict[str, float] = dict(plan.parameters)
     values: dict[str, Value] = {}
-    missing: list[str] = []
     scope = rule.spec.scope
     key = entity.id  # what Context.get keys the entity's values by
-    for name, table, compute in tables:
-        value = table.get(key)
-        if value is None:
-            value = table[key] = compute(ctx, entity)
-        values[name] = value
-        if value.value is None:
-            missing.append(value.missing or Message("%(name)s is unknown", name=name))
-        else:
-            env[name] = value.value
     location = ctx.site.where(scope, entity_id)
     head = (rule.code, rule.spec.name, rule.spec.title, rule.spec.area, rule.severity)
 
@@ -209,6 +203,12 @@ def _apply(
         )
 
     if rule.when is not None:
+        # What the condition reads first: a rule that does not apply computes nothing else.
+        for at in plan.gate:
+            name, table, compute = tables[at]
+            value = values[name] = _value(ctx, entity, key, table, compute)
+            if value.value is not None:
+                env[name] = value.value
         when_missing = [
             values[n].missing for n in rule.when.names if n in values and values[n].value is None
         ]
@@ -216,6 +216,15 @@ def _apply(
             return not_evaluated(tuple(m or "" for m in when_missing))
         if not rule.when.evaluate(env):
             return None  # the rule does not apply to this entity
+    missing: list[str] = []
+    for name, table, compute in tables:
+        found = values.get(name)
+        value = found if found is not None else _value(ctx, entity, key, table, compute)
+        values[name] = value
+        if value.value is None:
+            missing.append(value.missing or Message("%(name)s is unknown", name=name))
+        else:
+            env[name] = value.value
     if missing:
         return not_evaluated(tuple(dict.fromkeys(missing)))
     try:
@@ -245,6 +254,14 @@ def _apply(
         margin,
         relation,
     )
+
+
+def _value(ctx: Context, entity: Any, key: str, table: dict[str, Value], compute: Compute) -> Value:
+    """The entity's value in ``table`` (a quantity's), computed the first time."""
+    value = table.get(key)
+    if value is None:
+        value = table[key] = compute(ctx, entity)
+    return value
 
 
 def _overflows(rule: Rule) -> Message:
