@@ -959,6 +959,17 @@ def _deviation(ln: list[float], ll: list[float]) -> Value:
     return Value(phase_spread(lines)[1], _DEVIATION, _line_inputs(lines))
 
 
+def _deviation_of(ctx: Context, ln: list[float], ll: list[float]) -> Value:
+    """:func:`_deviation`, once per set of currents (``ctx.memo``): identical racks' PDUs, and a
+    busway's rack-side losses that leave it the same sums, share one. The Value holds only
+    the line currents' magnitudes, so currents equal as numbers give the same one."""
+    key = ("phase deviation", *ln, *ll)
+    found: Value | None = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = _deviation(ln, ll)
+    return found
+
+
 def _average(deviation: Value) -> Value:
     """The average of the line currents the deviation's working holds (I_1, I_2, I_3)."""
     known(deviation)
@@ -982,7 +993,7 @@ def _neutral(ln: list[float]) -> Value:
     reads=("rack.rack_apparent_power", "rack:pdus"),
 )
 def pdu_phase_deviation(ctx: Context, pdu: Pdu) -> Value:
-    return _deviation(*_pdu_phase_currents(ctx, pdu, after_side_loss=False))
+    return _deviation_of(ctx, *_pdu_phase_currents(ctx, pdu, after_side_loss=False))
 
 
 @quantity(
@@ -1176,7 +1187,7 @@ def is_three_phase(ctx: Context, element: Any) -> Value:
     reads=("below", "pdus_below.pdu_load"),
 )
 def distribution_phase_deviation(ctx: Context, element: Any) -> Value:
-    return _deviation(*_element_phase_currents(ctx, element))
+    return _deviation_of(ctx, *_element_phase_currents(ctx, element))
 
 
 @quantity(

@@ -77,3 +77,25 @@ def test_moved_sums_equal_the_full_walk_and_are_made_once_each(
     assert compared > 300
     assert len(sums) == len(set(sums))  # each distinct sum made once
     assert len(sums) < compared / 2  # the rows alike share theirs
+
+
+def test_each_set_of_phase_currents_has_its_deviation_made_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Identical racks' PDUs and busways alike read the same currents: one deviation each."""
+    path = tmp_path / "campus.yaml"
+    write_campus(160, path)
+    site = load_site(path)
+    ruleset = load_rules(profile="supernode")
+    made: list[tuple[float, ...]] = []
+    deviation = derive_power._deviation
+
+    def counted(ln: list[float], ll: list[float]) -> Any:
+        made.append((*ln, *ll))
+        return deviation(ln, ll)
+
+    monkeypatch.setattr(derive_power, "_deviation", counted)
+    ctx = Context(site, ruleset.assumptions)
+    for element in site.distribution.values():
+        ctx.get("distribution", "distribution_phase_deviation", element)
+    assert len(made) == len(set(made)) < len(site.distribution)
