@@ -216,9 +216,11 @@ class _Grower:
     def audit_with(
         self, site: Site, changed: Affected, touching: set[tuple[str, str]]
     ) -> AuditResult:
-        """The normal audit of ``site`` (the site with copies): the site's own audit, with
-        the findings on what the copies change (``changed``, ``touching``) judged again on
-        ``site`` instead of every rule on every entity of the campus again."""
+        """The normal audit's findings on ``site`` (the site with copies): the site's own,
+        with those on what the copies change (``changed``, ``touching``) judged again on
+        ``site`` instead of every rule on every entity of the campus again. Only the findings
+        and the report date are the new site's: its account and coverage are the site's
+        without copies (the single-failure analysis reads neither)."""
         own = self.normal
         again = evaluate_entities(site, self.ruleset, self.ruleset.rules, changed, as_of=own.as_of)
         kept = [f for f in own.findings if (f.entity_kind, f.entity_id) not in touching]

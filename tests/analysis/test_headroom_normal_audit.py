@@ -5,7 +5,6 @@ judged again; it must be the whole audit of that site, finding for finding."""
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
 import sys
 from itertools import product
 from pathlib import Path
@@ -19,8 +18,11 @@ from facility.model import overlay
 from facility.model.load import load_site
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from generate_campus import write_campus  # noqa: E402
+
 SITES = [*sorted((ROOT / "examples").glob("*.yaml"))]
-TODAY = dt.date(2026, 12, 2)  # the age of evidence judged (cluster rules) or not
+TODAY = dt.date(2026, 12, 2)  # the age of evidence judged (fluid analyses, records) or not
 
 
 def _judged(findings):
@@ -32,10 +34,7 @@ def _judged(findings):
 @pytest.fixture(scope="module")
 def campus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("campus") / "campus.yaml"
-    generator = ROOT / "benchmarks" / "generate_campus.py"
-    subprocess.run(
-        [sys.executable, str(generator), "60", str(out)], check=True, capture_output=True
-    )
+    write_campus(60, out)
     return out
 
 
