@@ -9,12 +9,19 @@ that the facility it imported is the tree's). For every site both commands are r
 date, and their outputs compared byte for byte (the results hold no run times); the first
 difference of each is printed. Exit 1 when any output differs: what a change meant to leave
 the results alone (an optimisation of the single-failure analysis) must not move a byte.
+
+``--float-tolerance REL``: outputs that differ are read as JSON and compared again, numbers
+within REL of each other (or 1e-9 apart, for figures that should be 0) taken as equal and
+everything else exactly — for a change meant to move only last digits (a sum made exactly
+rounded); such outputs are printed as ``close`` with the largest difference found.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import math
 import os
 import subprocess
 import sys
@@ -61,11 +68,41 @@ def _first_difference(a: bytes, b: bytes) -> str:
     )
 
 
+def _largest_difference(a: object, b: object, rel: float, path: str = "") -> tuple[float, str]:
+    """The largest relative difference between two JSON values' numbers, and where; raises
+    ValueError at the first difference of anything else, or of a number beyond ``rel``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            raise ValueError(f"{path}: keys {list(a)[:8]} vs {list(b)[:8]}")
+        found = (0.0, "")
+        for key in a:
+            found = max(found, _largest_difference(a[key], b[key], rel, f"{path}.{key}"))
+        return found
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            raise ValueError(f"{path}: {len(a)} items vs {len(b)}")
+        found = (0.0, "")
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = max(found, _largest_difference(x, y, rel, f"{path}[{i}]"))
+        return found
+    numbers = (int, float)
+    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool):
+        if abs(a - b) <= 1e-9:
+            return 0.0, ""  # (equal, or a figure that should be 0: not a relative one)
+        if not math.isclose(a, b, rel_tol=rel, abs_tol=1e-9):
+            raise ValueError(f"{path}: {a!r} vs {b!r}")
+        return abs(a - b) / max(abs(a), abs(b)), path
+    if a != b:
+        raise ValueError(f"{path}: {a!r} vs {b!r}")
+    return 0.0, ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("sites", type=Path, nargs="+")
+    parser.add_argument("--float-tolerance", type=float, metavar="REL")
     args = parser.parse_args()
     differ = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,7 +114,17 @@ def main() -> None:
                 digest = hashlib.sha256(new).hexdigest()[:12]
                 if old == new:
                     print(f"same     {site} {name}: {len(new):,} bytes, sha256 {digest}")
-                else:
+                    continue
+                try:
+                    if args.float_tolerance is None:
+                        raise ValueError("")
+                    rel, where = _largest_difference(
+                        json.loads(old), json.loads(new), args.float_tolerance
+                    )
+                    print(f"close    {site} {name}: largest difference {rel:.1e} at {where}")
+                except ValueError as difference:
+                    if str(difference):
+                        print(f"         {difference}")
                     differ += 1
                     print(f"DIFFERS  {site} {name} {_first_difference(old, new)}")
     sys.exit(1 if differ else 0)

@@ -396,9 +396,22 @@ def analyse_failures(
     failer = _Failer(site)
     report = FailureReport()
     classes: dict[Any, _Class] = {}  # identical racks losing the same side
+    above_alike: dict[Any, list[Finding]] = {}  # what is above them, by the loss alike
+    # A side lost alike an earlier one, wholly judged by what that one made (the elements
+    # above, the rack's class): the failed site is not built again.
+    sides_done: dict[Any, list[Finding]] = {}
     with paused_gc():
         for scenario in scenarios(site):
             lost = failer.lost_pdus(scenario)
+            alike = None if lost is None else _side_alike(failer, scenario, lost)
+            above = sides_done.get(alike) if alike is not None and touching is None else None
+            if above is not None and alike is not None:
+                rack = failer.topology.rack_by_id[scenario.element.rsplit(":", 1)[0]]
+                findings = [*above, *_mapped(classes[alike[0]], rack, site, before)]
+                report.results.append(
+                    _result(scenario, findings, before, failing_before, unknown_before)
+                )
+                continue
             failed_site, touched = failer.apply(scenario)
             if touching is not None and not any(
                 (scope, i) in touching for scope, items in touched.items() for i, _ in items
@@ -418,35 +431,49 @@ def analyse_failures(
                     classes,
                     before,
                     changed_q,
+                    alike,
+                    above_alike,
+                    sides_done,
                 )
             else:
                 findings = evaluate_entities(
                     failed_site, ruleset, normal_rules, touched, base, changed_q
                 )
-            worst, worst_u, worst_id = None, None, ""
-            new, changed, unchanged = [], [], []
-            for f in findings:
-                fid = f.id  # a formatted string: made once per finding
-                prior = before.get(fid)
-                if prior is f:
-                    unchanged.append(f)  # the normal finding itself (a rack of a class)
-                    continue
-                f = _still_unknown(fid, f, unknown_before)
-                if f.status == "fail" and fid not in failing_before:
-                    new.append(f)
-                if prior is not None and not _changed(f, prior):
-                    unchanged.append(prior)  # untouched by this failure (the floor under a rack)
-                    continue
-                changed.append(f)
-                u = utilisation(f)
-                # The highest utilisation; of equals, the first by id (whatever the order
-                # the checks were judged in).
-                if u is not None and (
-                    worst_u is None or u > worst_u or (u == worst_u and fid < worst_id)
-                ):
-                    worst, worst_u, worst_id = f, u, fid
-            report.results.append(ScenarioResult(scenario, changed, new, worst, worst_u, unchanged))
+            report.results.append(
+                _result(scenario, findings, before, failing_before, unknown_before)
+            )
     return report
+
+
+def _result(
+    scenario: Scenario,
+    findings: list[Finding],
+    before: dict[str, Finding],
+    failing_before: set[str],
+    unknown_before: dict[str, Finding],
+) -> ScenarioResult:
+    """The scenario's outcome: its findings against the normal audit's (``before``)."""
+    worst, worst_u, worst_id = None, None, ""
+    new, changed, unchanged = [], [], []
+    for f in findings:
+        fid = f.id  # a formatted string: made once per finding
+        prior = before.get(fid)
+        if prior is f:
+            unchanged.append(f)  # the normal finding itself (a rack of a class)
+            continue
+        f = _still_unknown(fid, f, unknown_before)
+        if f.status == "fail" and fid not in failing_before:
+            new.append(f)
+        if prior is not None and not _changed(f, prior):
+            unchanged.append(prior)  # untouched by this failure (the floor under a rack)
+            continue
+        changed.append(f)
+        u = utilisation(f)
+        # The highest utilisation; of equals, the first by id (whatever the order the checks
+        # were judged in).
+        if u is not None and (worst_u is None or u > worst_u or (u == worst_u and fid < worst_id)):
+            worst, worst_u, worst_id = f, u, fid
+    return ScenarioResult(scenario, changed, new, worst, worst_u, unchanged)
 
 
 def _still_unknown(fid: str, after: Finding, unknown_before: dict[str, Finding]) -> Finding:
@@ -499,14 +526,27 @@ def _power_loss(
     classes: dict[Any, _Class],
     before: dict[str, Finding],
     changed: frozenset[tuple[str, str]],
+    alike: Any,
+    above_alike: dict[Any, list[Finding]],
+    sides_done: dict[Any, list[Finding]],
 ) -> list[Finding]:
     """A loss of PDUs (a rack side, a busway, a source): the elements above them judged for
-    each scenario (their other loads differ); each rack that lost some, with its PDUs still
-    in service, once per class of identical racks losing the same positions, mapped to the
-    others (a UPS's loss is its racks' side losses at once)."""
+    each scenario (their other loads differ), once per loss ``alike`` (a rack side: of
+    identical racks on the same circuits, :func:`_side_alike`; None: judged anew); each rack
+    that lost some, with its PDUs still in service, once per class of identical racks losing
+    the same positions, mapped to the others (a UPS's loss is its racks' side losses at once)."""
     touched = dict(touched)
     racks, pdus = touched.pop("rack", []), touched.pop("pdu", [])
-    found = evaluate_entities(failed_site, ruleset, rules, touched, base, changed)  # above them
+    above_key = None
+    if alike is not None:
+        above_key = (alike, tuple((scope, i) for scope, items in touched.items() for i, _ in items))
+    judged = above_alike.get(above_key)
+    if judged is None:
+        judged = evaluate_entities(failed_site, ruleset, rules, touched, base, changed)
+        # (a check not evaluated may name the entity that lacks its input: not shared)
+        if above_key is not None and all(f.status != "not_evaluated" for f in judged):
+            above_alike[above_key] = judged
+    found = list(judged)  # above them
     lost_ids = frozenset(p.id for p in lost)
     remaining: dict[str, list[tuple[str, Any]]] = {}
     for pdu_id, pdu in pdus:
@@ -519,7 +559,34 @@ def _power_loss(
             judged = evaluate_entities(failed_site, ruleset, rules, entities, base, changed)
             classes[key] = _Class(original, judged, _unmoved(judged, before))
         found += _mapped(classes[key], original, failer.site, before)
+    # A rack side whose loss touched only its rack, its PDUs and the elements above, all
+    # judged once for its kind: the next loss alike is these findings, mapped to its rack.
+    if (
+        above_key in above_alike
+        and set(touched) <= {"distribution", "power_source"}
+        and len(racks) == 1
+        and _rack_key(failer.topology.rack_by_id[racks[0][0]], lost_ids, failer.rack_alike)
+        == alike[0]
+    ):
+        sides_done[alike] = above_alike[above_key]
     return found
+
+
+def _side_alike(
+    failer: _Failer, scenario: Scenario, lost: tuple[Pdu, ...]
+) -> tuple[Any, ...] | None:
+    """What the elements above a rack side's PDUs see of its loss, or None for another loss.
+
+    A side lost takes its PDUs' currents out of every element above them and puts the rack's
+    whole load on its other side's PDUs. Identical racks (:func:`_rack_key`: the same type and
+    PDU circuits fed from the same elements) losing the same side, their sides declared in the
+    same order, change the same elements by the same amounts, and the elements' sums are
+    exactly rounded (order-free): the elements read the same, whichever rack it is."""
+    if scenario.kind != "rack_side":
+        return None
+    rack = failer.topology.rack_by_id[scenario.element.rsplit(":", 1)[0]]
+    lost_ids = frozenset(p.id for p in lost)
+    return (_rack_key(rack, lost_ids, failer.rack_alike), tuple(rack.pdus))
 
 
 @dataclass(slots=True)

@@ -8,9 +8,9 @@ whole rack, and each PDU of a side carries the rack divided by that side's PDUs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from facility.engine.exact_sums import Partials, exact_sum, partials
 from facility.engine.quantities import Context, Unknown, Value, known, quantity, scope
 from facility.engine.reasons import no_rack_figure
 from facility.messages import Message
@@ -338,28 +338,34 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     pdus = ctx.topology.pdus_in_service_below(element_id)
     if not pdus and not n_loads:  # it carries nothing: judged at 0, never skipped
         return Value(0.0, _NOTHING_BELOW, ())
-    by_side: dict[str, float] = {}
+    # Exactly rounded sums (:mod:`facility.engine.exact_sums`): the same loads give the same
+    # figure whatever order the PDUs are listed in.
+    terms: list[float] = []
+    by_side: dict[str, list[float]] = {}
     for pdu in pdus:
         if real:
             value = pdu_real_load(ctx, pdu, after)
             if value is None:
                 return ctx.get("rack", "rack_real_power", _rack_of(ctx, pdu))
         else:
-            v = known(ctx.get("pdu", per_pdu, pdu))
-            value = v
-        by_side[pdu.side] = by_side.get(pdu.side, 0.0) + value
+            value = known(ctx.get("pdu", per_pdu, pdu))
+        terms.append(value)
+        if after:
+            by_side.setdefault(pdu.side, []).append(value)
     for side, value in by_feed.items():
-        by_side[side] = by_side.get(side, 0.0) + value
+        terms.append(value)
+        if after:
+            by_side.setdefault(side, []).append(value)
     counts: tuple[Any, ...] = (("n_PDU", len(pdus), "count"),)
     if n_loads:
         counts = (*counts, ("n_load", n_loads, "count"))
-    total = sum(by_side.values())
+    total = exact_sum(terms)
     if not after:
         return Value(total, _SUM_WITH_LOADS if n_loads else _SUM_PDU_LOADS, counts)
     # One side is lost: its PDUs below this element drop out, the others carry whole racks
     # (and a non-IT load falls wholly on its feeds of the other sides).
     # The worst single loss is the side that leaves the most load here.
-    worst = max(total - by_side.get(lost, 0.0) for lost in ctx.topology.power_sides)
+    worst = max(total - exact_sum(by_side.get(lost, ())) for lost in ctx.topology.power_sides)
     return Value(worst, _WORST_SIDE_LOSS_WITH_LOADS if n_loads else _WORST_SIDE_LOSS, counts)
 
 
@@ -388,9 +394,10 @@ def _feed_shares(
 
 def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Context) -> Value | None:
     """``_aggregate`` on a failure overlay that changes a few PDUs' loads (a rack loses a
-    side): the normal audit's sum with each changed PDU's old share taken out and its new one
-    put in, rather than a walk over every PDU below (a UPS of a campus feeds 10,000s).
-    None when a share is unknown: then the whole sum is made again."""
+    side): the partials of the normal audit's sum with each changed PDU's old share taken out
+    and its new one put in, exactly rounded — the sum a walk over every PDU below would give,
+    without the walk (a UPS of a campus feeds 10,000s). None when a share is unknown: then
+    the whole sum is made again."""
     moved = ctx.topology.moved
     assert moved is not None
     changed = moved.below.get(element_id, ())
@@ -401,18 +408,37 @@ def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Contex
     base = normal.get(scope, _SUM_OF[scope, per_pdu], element)  # once per element
     if base.value is None or base.formula is not _SUM_PDU_LOADS:
         return None
-    value, count = base.value, int(base.inputs[0][1])
+    kept = _normal_partials(normal, element_id, per_pdu)
+    if kept is None:
+        return None
+    terms, count = list(kept), int(base.inputs[0][1])
     for pdu in changed:
         before = _normal_share(normal, pdu, per_pdu)
         gone = pdu.id in moved.lost
         after = None if gone else _pdu_share(ctx, pdu, per_pdu)
         if before is None or (after is None and not gone):
             return None
-        value += (after or 0.0) - before
+        terms.append(-before)
+        if after is not None:
+            terms.append(after)
         count -= gone
     if count == 0:
         return Value(0.0, _NOTHING_BELOW, ())
-    return Value(value, _SUM_PDU_LOADS, (("n_PDU", count, "count"),))
+    return Value(exact_sum(terms), _SUM_PDU_LOADS, (("n_PDU", count, "count"),))
+
+
+def _normal_partials(normal: Context, element_id: str, per_pdu: str) -> Partials | None:
+    """The partials of the normal sum of ``per_pdu`` over the PDUs below the element, once per
+    audit (None when a share is unknown or the sum is beyond any float)."""
+    key = ("load partials", per_pdu, element_id)
+    if key in normal.memo:
+        return normal.memo[key]  # type: ignore[no-any-return]
+    shares = [
+        _normal_share(normal, pdu, per_pdu)
+        for pdu in normal.topology.pdus_in_service_below(element_id)
+    ]
+    found = normal.memo[key] = None if None in shares else partials(shares)  # type: ignore[arg-type]
+    return found
 
 
 # The quantity that is a sum of a per-PDU load, by the scope of the element.
@@ -1020,13 +1046,14 @@ def pdu_neutral_current(ctx: Context, pdu: Pdu) -> Value:
 
 
 def _element_phase_currents(ctx: Context, element: Any) -> tuple[list[float], list[float]]:
-    """The line-to-neutral and line-to-line currents [A] of the PDUs in service below.
+    """The line-to-neutral and line-to-line currents [A] of the PDUs in service below: each
+    the exactly rounded sum of their currents (:mod:`facility.engine.exact_sums`), so the
+    same currents give the same figures whatever order the PDUs are listed in.
 
     A failure scenario (``ctx.baseline``) that moved a few PDUs' loads on the normal power tree
-    (``topology.moved``) starts from the normal audit's running sum before the first PDU it
-    changed (:func:`_moved_phase_currents`); otherwise each PDU's contribution is summed: a
-    changed PDU's recomputed, every other PDU's the normal audit's. Either way the same
-    numbers, summed in the same order, as a full re-audit."""
+    (``topology.moved``) starts from the normal sums' partials (:func:`_moved_phase_currents`);
+    otherwise each PDU's contribution is summed: a changed PDU's recomputed, every other PDU's
+    the normal audit's. Either way the same figures as a full re-audit."""
     base = ctx.baseline
     moved = ctx.topology.moved
     changed: frozenset[str] = frozenset()
@@ -1035,39 +1062,29 @@ def _element_phase_currents(ctx: Context, element: Any) -> tuple[list[float], li
         if found is not None:
             return found
         changed = frozenset(p.id for p in moved.below.get(element.id, ()))
-    l1 = l2 = l3 = p12 = p23 = p31 = 0.0
+    contributions = []
     for pdu in ctx.topology.pdus_in_service_below(element.id):
         if base is None:
-            (a, b, c), (d, e, f) = _normal_contribution(ctx, pdu)
+            contribution = _normal_contribution(ctx, pdu)
         elif pdu.id in changed or pdu.id not in base.site.pdus:
-            (a, b, c), (d, e, f) = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
+            contribution = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
         else:
-            (a, b, c), (d, e, f) = _normal_contribution(base, pdu)
-        l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
-    return [l1, l2, l3], [p12, p23, p31]
+            contribution = _normal_contribution(base, pdu)
+        contributions.append(_flat(contribution))
+    sums = [exact_sum(column) for column in zip(*contributions, strict=True)] or [0.0] * 6
+    return sums[:3], sums[3:]
 
 
 Currents = tuple[float, float, float, float, float, float]  # I_1N, I_2N, I_3N, I_12, I_23, I_31
-
-
-@dataclass(frozen=True, slots=True)
-class _PhaseSequence:
-    """The normal contributions of the PDUs below an element, in order, and their running sums
-    (``running[k]``: the sum of the first k, added one by one as the element's sum adds them).
-    Elements whose contributions are the same, in the same order, share one (``key``)."""
-
-    key: int
-    contributions: tuple[Currents, ...]
-    running: tuple[Currents, ...]
 
 
 def _moved_phase_currents(
     ctx: Context, element_id: str, normal: Context, moved: Moved
 ) -> tuple[list[float], list[float]] | None:
     """The element's line currents in a scenario that changed the PDUs ``moved.below`` of it
-    (lost, or carrying more of their rack): the normal running sum up to the first of them,
-    then each PDU after it added in turn. The result depends only on the normal contributions
-    and the changes, so elements alike (a campus's identical rows) are summed once per change.
+    (lost, or carrying more of their rack): the normal sums' partials with each changed PDU's
+    normal currents taken out and its new ones put in, exactly rounded — the same floats as a
+    walk over every PDU in service below, with only the changed PDUs' currents computed.
     None when this is not such a scenario (another power tree, PDUs out of service it did not
     change) or a normal contribution is unknown: then every PDU is summed."""
     topology = ctx.topology
@@ -1078,78 +1095,41 @@ def _moved_phase_currents(
         or len(topology.pdus_out_of_service) != len(moved.lost)
     ):
         return None
-    sequence, position = _phase_sequence(normal, element_id)
-    if sequence is None:
+    columns = _normal_phase_partials(normal, element_id)
+    if columns is None:
         return None
-    changes: list[tuple[int, Currents | None]] = []
+    terms = [list(column) for column in columns]
     for pdu in moved.below.get(element_id, ()):
-        if pdu.id in moved.lost:
-            changes.append((position[pdu.id], None))
-        else:
-            ln, ll = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
-            changes.append((position[pdu.id], (*ln, *ll)))  # type: ignore[arg-type]
-    changes.sort(key=lambda change: change[0])
-    key = ("moved phase currents", sequence.key, tuple(changes))
-    sums: Currents | None = normal.memo.get(key)
-    if sums is None:
-        sums = _sum_with_changes(sequence, dict(changes))
-        normal.memo[key] = sums
-    return list(sums[:3]), list(sums[3:])
+        for column, current in zip(terms, _flat(_normal_contribution(normal, pdu)), strict=True):
+            column.append(-current)
+        if pdu.id not in moved.lost:
+            now = _pdu_phase_currents(ctx, pdu, False, balanced_without_banks=True)
+            for column, current in zip(terms, _flat(now), strict=True):
+                column.append(current)
+    sums = [exact_sum(column) for column in terms]
+    return sums[:3], sums[3:]
 
 
-def _sum_with_changes(sequence: _PhaseSequence, changes: dict[int, Currents | None]) -> Currents:
-    """The running sum of ``sequence`` with the contributions at the positions ``changes``
-    replaced (None: the PDU is out of service), from the first change on."""
-    if not changes:
-        return sequence.running[-1]
-    first = min(changes)
-    l1, l2, l3, p12, p23, p31 = sequence.running[first]
-    for at in range(first, len(sequence.contributions)):
-        contribution = changes.get(at, sequence.contributions[at])
-        if contribution is None:
-            continue
-        a, b, c, d, e, f = contribution
-        l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
-    return l1, l2, l3, p12, p23, p31
-
-
-def _phase_sequence(ctx: Context, element_id: str) -> tuple[_PhaseSequence | None, dict[str, int]]:
-    """The element's normal :class:`_PhaseSequence` (None when a contribution is unknown) and
-    each PDU's position in it, made once per audit."""
-    key = ("phase sequence", element_id)
-    found = ctx.memo.get(key)
-    if found is None:
-        pdus = ctx.topology.pdus_in_service_below(element_id)
-        position = {pdu.id: at for at, pdu in enumerate(pdus)}
-        try:
-            contributions = tuple(_flat(_normal_contribution(ctx, pdu)) for pdu in pdus)
-        except Unknown:
-            found = ctx.memo[key] = (None, position)
-            return found
-        alike: dict[tuple[Currents, ...], _PhaseSequence] = ctx.memo.setdefault(
-            "phase sequences", {}
-        )
-        sequence = alike.get(contributions)
-        if sequence is None:
-            sequence = alike[contributions] = _PhaseSequence(
-                len(alike), contributions, _running_sums(contributions)
-            )
-        found = ctx.memo[key] = (sequence, position)
-    return found  # type: ignore[no-any-return]
+def _normal_phase_partials(ctx: Context, element_id: str) -> tuple[Partials, ...] | None:
+    """The partials of the element's six normal line-current sums, made once per audit (None
+    when a contribution is unknown or a sum is beyond any float)."""
+    key = ("phase partials", element_id)
+    if key in ctx.memo:
+        return ctx.memo[key]  # type: ignore[no-any-return]
+    pdus = ctx.topology.pdus_in_service_below(element_id)
+    try:
+        contributions = [_flat(_normal_contribution(ctx, pdu)) for pdu in pdus]
+    except Unknown:
+        found = ctx.memo[key] = None
+        return found
+    columns = [partials(column) for column in zip(*contributions, strict=True)] or [()] * 6
+    found = ctx.memo[key] = None if None in columns else tuple(columns)  # type: ignore[arg-type]
+    return found
 
 
 def _flat(contribution: tuple[list[float], list[float]]) -> Currents:
     ln, ll = contribution
     return ln[0], ln[1], ln[2], ll[0], ll[1], ll[2]
-
-
-def _running_sums(contributions: tuple[Currents, ...]) -> tuple[Currents, ...]:
-    l1 = l2 = l3 = p12 = p23 = p31 = 0.0
-    running = [(l1, l2, l3, p12, p23, p31)]
-    for a, b, c, d, e, f in contributions:
-        l1, l2, l3, p12, p23, p31 = l1 + a, l2 + b, l3 + c, p12 + d, p23 + e, p31 + f
-        running.append((l1, l2, l3, p12, p23, p31))
-    return tuple(running)
 
 
 def _normal_contribution(ctx: Context, pdu: Pdu) -> tuple[list[float], list[float]]:
