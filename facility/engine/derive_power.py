@@ -331,7 +331,8 @@ def _aggregate(ctx: Context, element_id: str, per_pdu: str) -> Value:
     if isinstance(feeds, Value):
         return feeds
     by_feed, n_loads = feeds
-    if ctx.topology.moved is not None and ctx.baseline is not None and not after and not n_loads:
+    moved_only = ctx.topology.moved is not None and not ctx.topology.load_feeds_out
+    if moved_only and ctx.baseline is not None and not after:
         found = _aggregate_moved(ctx, element_id, per_pdu, ctx.baseline)
         if found is not None:
             return found
@@ -394,10 +395,11 @@ def _feed_shares(
 
 def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Context) -> Value | None:
     """``_aggregate`` on a failure overlay that changes a few PDUs' loads (a rack loses a
-    side): the partials of the normal audit's sum with each changed PDU's old share taken out
-    and its new one put in, exactly rounded — the sum a walk over every PDU below would give,
-    without the walk (a UPS of a campus feeds 10,000s). None when a share is unknown: then
-    the whole sum is made again."""
+    side; no non-IT load loses a feed): the partials of the normal audit's sum (its PDUs' and
+    non-IT loads' shares) with each changed PDU's old share taken out and its new one put in,
+    exactly rounded — the sum a walk over everything below would give, without the walk (a
+    UPS of a campus feeds 10,000s). None when a share is unknown: then the whole sum is made
+    again."""
     moved = ctx.topology.moved
     assert moved is not None
     changed = moved.below.get(element_id, ())
@@ -406,7 +408,7 @@ def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Contex
     scope = "distribution" if element_id in normal.site.distribution else "power_source"
     element = normal.site.distribution.get(element_id) or normal.site.sources[element_id]
     base = normal.get(scope, _SUM_OF[scope, per_pdu], element)  # once per element
-    if base.value is None or base.formula is not _SUM_PDU_LOADS:
+    if base.value is None or base.formula not in (_SUM_PDU_LOADS, _SUM_WITH_LOADS):
         return None
     kept = _normal_partials(normal, element_id, per_pdu)
     if kept is None:
@@ -422,9 +424,10 @@ def _aggregate_moved(ctx: Context, element_id: str, per_pdu: str, normal: Contex
         if after is not None:
             terms.append(after)
         count -= gone
-    if count == 0:
+    if count == 0 and base.formula is _SUM_PDU_LOADS:
         return Value(0.0, _NOTHING_BELOW, ())
-    return Value(exact_sum(terms), _SUM_PDU_LOADS, (("n_PDU", count, "count"),))
+    counts = (("n_PDU", count, "count"), *base.inputs[1:])  # (and n_load, as it was)
+    return Value(exact_sum(terms), base.formula, counts)
 
 
 def _normal_partials(normal: Context, element_id: str, per_pdu: str) -> Partials | None:
@@ -437,7 +440,11 @@ def _normal_partials(normal: Context, element_id: str, per_pdu: str) -> Partials
         _normal_share(normal, pdu, per_pdu)
         for pdu in normal.topology.pdus_in_service_below(element_id)
     ]
-    found = normal.memo[key] = None if None in shares else partials(shares)  # type: ignore[arg-type]
+    feeds = _feed_shares(normal, element_id, per_pdu.startswith("pdu_real_load"), False)
+    if isinstance(feeds, Value) or None in shares:
+        found = normal.memo[key] = None
+        return found
+    found = normal.memo[key] = partials([*shares, *feeds[0].values()])  # type: ignore[list-item]
     return found
 
 
