@@ -11,7 +11,7 @@ from typing import Any
 
 from facility.engine.account import account
 from facility.engine.coverage import coverage
-from facility.engine.expression import COMPARISON_SYMBOLS, simple_comparison
+from facility.engine.expression import COMPARISON_SYMBOLS, comparison, simple_comparison
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.power_account import power_account
 from facility.engine.quantities import Compute, Context, Value, catalogue, scopes
@@ -151,6 +151,10 @@ class _Plan:
     # value), which decide them: the same for every entity with that value, made once.
     constants: dict[tuple[Any, ...], Value]
     gate: tuple[int, ...] = ()  # the positions in ``derived`` of what ``when`` reads
+    # (code, name, title, area, severity): how each finding of the rule begins
+    head: tuple[str, str, str, str, str] = ("", "", "", "", "")
+    # the condition's comparison when it is just "observed <op> limit" (else None: evaluated)
+    compare: Callable[[float, float], bool] | None = None
 
 
 def _plan(rule: Rule) -> _Plan:
@@ -165,14 +169,17 @@ def _plan(rule: Rule) -> _Plan:
     parameters = {name: p.value for name, p in rule.parameters.items()}
     shape = simple_comparison(rule.condition)
     margin: tuple[Any, str] | None = None
+    compare = None
     if shape is not None and (shape[0], shape[2]) == ("observed", "limit"):
         margin = (shape[1], COMPARISON_SYMBOLS.get(shape[1], ""))
+        compare = comparison(shape[1])
     elif shape is not None:
         margin = (None, COMPARISON_SYMBOLS.get(shape[1], ""))
     derived = tuple(sorted(needed - set(parameters)))
     when = rule.when.names if rule.when else frozenset()
     gate = tuple(at for at, name in enumerate(derived) if name in when)
-    plan = _Plan(parameters, derived, margin, {}, gate)
+    head = (rule.code, rule.spec.name, rule.spec.title, rule.spec.area, rule.severity)
+    plan = _Plan(parameters, derived, margin, {}, gate, head, compare)
     rule.plan = plan
     return plan
 
@@ -182,6 +189,14 @@ def _tables(ctx: Context, rule: Rule) -> tuple[tuple[str, dict[str, Value], Comp
     return tuple((name, *ctx.table(rule.spec.scope, name)) for name in _plan(rule).derived)
 
 
+def _not_evaluated(ctx: Context, rule: Rule, entity_id: str, reasons: tuple[str, ...]) -> Finding:
+    scope = rule.spec.scope
+    location = ctx.site.where(scope, entity_id)
+    return Finding(
+        *_plan(rule).head, "not_evaluated", scope, entity_id, location, rule.kind, missing=reasons
+    )
+
+
 def _apply(
     ctx: Context,
     rule: Rule,
@@ -189,79 +204,75 @@ def _apply(
     entity: Any,
     tables: tuple[tuple[str, dict[str, Value], Compute], ...],
 ) -> Finding | None:
-    plan = _plan(rule)
+    plan: _Plan = rule.plan or _plan(rule)
     env: dict[str, float] = dict(plan.parameters)
     values: dict[str, Value] = {}
-    scope = rule.spec.scope
     key = entity.id  # what Context.get keys the entity's values by
-    location = ctx.site.where(scope, entity_id)
-    head = (rule.code, rule.spec.name, rule.spec.title, rule.spec.area, rule.severity)
-
-    def not_evaluated(reasons: tuple[str, ...]) -> Finding:
-        return Finding(
-            *head, "not_evaluated", scope, entity_id, location, rule.kind, missing=reasons
-        )
-
     if rule.when is not None:
         # What the condition reads first: a rule that does not apply computes nothing else.
+        when_missing = []
         for at in plan.gate:
             name, table, compute = tables[at]
-            value = values[name] = _value(ctx, entity, key, table, compute)
+            value = table.get(key)
+            if value is None:
+                value = table[key] = compute(ctx, entity)
+            values[name] = value
             if value.value is not None:
                 env[name] = value.value
-        when_missing = [
-            values[n].missing for n in rule.when.names if n in values and values[n].value is None
-        ]
+            else:
+                when_missing.append(value.missing or "")
         if when_missing:
-            return not_evaluated(tuple(m or "" for m in when_missing))
+            return _not_evaluated(ctx, rule, entity_id, tuple(when_missing))
         if not rule.when.evaluate(env):
             return None  # the rule does not apply to this entity
     missing: list[str] = []
     for name, table, compute in tables:
         found = values.get(name)
-        value = found if found is not None else _value(ctx, entity, key, table, compute)
-        values[name] = value
-        if value.value is None:
-            missing.append(value.missing or Message("%(name)s is unknown", name=name))
+        if found is None:
+            found = table.get(key)
+            if found is None:
+                found = table[key] = compute(ctx, entity)
+            values[name] = found
+        if found.value is None:
+            missing.append(found.missing or Message("%(name)s is unknown", name=name))
         else:
-            env[name] = value.value
+            env[name] = found.value
     if missing:
-        return not_evaluated(tuple(dict.fromkeys(missing)))
+        return _not_evaluated(ctx, rule, entity_id, tuple(dict.fromkeys(missing)))
     try:
         observed = rule.observed.evaluate(env)
         limit = rule.limit.evaluate(env)
-        holds = bool(rule.condition.evaluate({**env, "observed": observed, "limit": limit}))
+        if plan.compare is not None:
+            holds = plan.compare(observed, limit)
+        else:
+            holds = bool(rule.condition.evaluate({**env, "observed": observed, "limit": limit}))
     except ZeroDivisionError:
-        return not_evaluated(
-            (Message("%(rule)s's expressions divide by zero for this entity", rule=rule.code),)
+        return _not_evaluated(
+            ctx,
+            rule,
+            entity_id,
+            (Message("%(rule)s's expressions divide by zero for this entity", rule=rule.code),),
         )
     except OverflowError:
-        return not_evaluated((_overflows(rule),))
+        return _not_evaluated(ctx, rule, entity_id, (_overflows(rule),))
     if not (math.isfinite(observed) and math.isfinite(limit)) and all(
         math.isfinite(env[name]) for name in rule.observed.names | rule.limit.names if name in env
     ):  # finite figures in, no finite figure out: never a pass by an infinite limit
-        return not_evaluated((_overflows(rule),))
+        return _not_evaluated(ctx, rule, entity_id, (_overflows(rule),))
     margin, relation = _margin(plan, observed, limit)
+    scope = rule.spec.scope
     return Finding(
-        *head,
+        *plan.head,
         "pass" if holds else "fail",
         scope,
         entity_id,
-        location,
+        ctx.site.where(scope, entity_id),
         rule.kind,
         _explained(plan, rule.observed, observed, values, rule),
         _explained(plan, rule.limit, limit, values, rule),
         margin,
         relation,
     )
-
-
-def _value(ctx: Context, entity: Any, key: str, table: dict[str, Value], compute: Compute) -> Value:
-    """The entity's value in ``table`` (a quantity's), computed the first time."""
-    value = table.get(key)
-    if value is None:
-        value = table[key] = compute(ctx, entity)
-    return value
 
 
 def _overflows(rule: Rule) -> Message:

@@ -457,6 +457,12 @@ def _call(
     return first, lambda env: pick(f(env) for f in funcs)
 
 
+def comparison(op: type) -> Callable[[float, float], bool]:
+    """The function a condition compares two figures with for ``op`` (``ast.LtE``: within
+    the tolerance of :func:`_tolerance`), as a compiled expression applies it."""
+    return _COMPARE[op]
+
+
 def simple_comparison(expression: Expression) -> tuple[str, type, str] | None:
     """``observed <= limit`` -> ("observed", ast.LtE, "limit"); other shapes -> None."""
     tree = expression.tree
