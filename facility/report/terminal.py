@@ -114,7 +114,7 @@ def _counts_text(result: AuditResult) -> str:
             "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
             "%(waived)s waived"
         )
-        % result.counts()
+        % {status: f"{n:,}" for status, n in result.counts().items()}
     )
 
 

@@ -210,3 +210,20 @@ def test_a_waiver_of_many_entities_is_one_line_with_its_runs(tmp_path: Path) -> 
         "  PWR-003 A01-A1 … A08-B4 (64 rack PDUs): 40.8 kVA violates (waived) the limit: must "
         "be ≤ 36.2 kVA, margin -4.6 kVA — J. Doe, until 2027-03-31: feeds upgraded in Q1",
     ]
+
+
+def test_the_verdict_line_counts_have_thousands_separators(tmp_path: Path) -> None:
+    """A campus's counts read as the other lines' do: '1,148 failed', not '1148 failed'."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from generate_campus import write_campus
+
+    path = tmp_path / "campus.yaml"
+    write_campus(60, path)
+    done = CliRunner().invoke(app, ["check", str(path), "-q"])
+    verdict = next(line for line in done.output.splitlines() if line.startswith("verdict:"))
+    counts = [int(n.replace(",", "")) for n in re.findall(r"(\d[\d,]*) (?:failed|passed)", verdict)]
+    assert max(counts) >= 1000, verdict  # (the campus has over a thousand passing checks)
+    assert re.search(r"\d,\d{3} (?:failed|passed)", verdict), verdict
+    assert not re.search(r"\d{4} (?:failed|passed|not evaluated|waived)", verdict), verdict
