@@ -529,10 +529,12 @@ def _check(options: _CheckOptions) -> None:
             presentation = report.presentation
             result = report.result
 
+            made: dict[str, str] = {}  # the files' HTML report, made once for html and pdf
+
             def render(fmt: str, path: Path | None = None) -> str | bytes | Iterable[str]:
                 if path is not None:
                     progress.phase(_("writing %(file)s") % {"file": path})
-                    return render_pieces(fmt, report)  # a file: never coloured
+                    return render_pieces(fmt, report, made)  # a file: never coloured
                 shown = dataclasses.replace(presentation, colour=_colour(sys.stdout))
                 return render_pieces(fmt, dataclasses.replace(report, presentation=shown))
 

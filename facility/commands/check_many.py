@@ -173,6 +173,7 @@ def check_task(task: _Task) -> SiteOutcome:
         fail_on = options.fail_on or FailOn.error
         outcome.exit_code = int(_fails(result, fail_on, options.fail_on_incomplete is not False))
         outcome.protected = tuple(str(p) for p in protected)
+        made: dict[str, str] = {}  # the HTML report, made once for html and pdf
         for slot in task.slots:
             if slot.fmt == "sarif-run":
                 from facility.report.sarif import sarif_log
@@ -184,7 +185,7 @@ def check_task(task: _Task) -> SiteOutcome:
             if slot.colour:
                 presentation = dataclasses.replace(report.presentation, colour=True)
                 shown = dataclasses.replace(report, presentation=presentation)
-            text = render_pieces(slot.fmt, shown)
+            text = render_pieces(slot.fmt, shown, made if shown is report else None)
             outcome.texts[slot.name] = text if isinstance(text, str | bytes) else "".join(text)
     return outcome
 

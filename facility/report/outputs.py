@@ -57,9 +57,21 @@ STREAMERS: dict[str, str] = {
 }
 
 
-def render_pieces(fmt: str, report: ReportInput) -> str | bytes | Iterable[str]:
+def render_pieces(
+    fmt: str, report: ReportInput, made: dict[str, str] | None = None
+) -> str | bytes | Iterable[str]:
     """The report of ``fmt``: in pieces where the format streams, bytes for a binary format
-    (PDF), else as one string."""
+    (PDF), else as one string. ``made``: the HTML report of ``report`` once made, kept there
+    for the next format that prints it (``-o report.html -o report.pdf`` renders it once)."""
+    if made is not None and fmt in ("html", "pdf"):
+        html = made.get("html")
+        if html is None:
+            html = made["html"] = renderer("html")(report)
+        if fmt == "html":
+            return html
+        from facility.report.pdf import render_pdf
+
+        return render_pdf(report, html)
     if fmt in BINARY_RENDERERS:
         module, function = BINARY_RENDERERS[fmt].split(":")
         document: bytes = getattr(importlib.import_module(module), function)(report)

@@ -74,10 +74,12 @@ def find_chromium() -> str:
     raise ValueError(Message("PDF output needs Chromium: install it or set FACILITY_CHROMIUM"))
 
 
-def render_pdf(report: ReportInput) -> bytes:
-    """The PDF report of ``report``: its HTML report printed on ``report.presentation.paper``."""
+def render_pdf(report: ReportInput, html: str | None = None) -> bytes:
+    """The PDF report of ``report``: its HTML report (``html``, when it is already made)
+    printed on ``report.presentation.paper``."""
     chromium = find_chromium()
-    html = render_html(report)
+    if html is None:
+        html = render_html(report)
     seconds = timeout(len(html.encode("utf-8")))
     with tempfile.TemporaryDirectory(prefix="facility-pdf-") as work:
         page = Path(work) / "report.html"

@@ -109,13 +109,10 @@ def _basis(basis: str) -> str:
 
 
 def _counts_text(result: AuditResult) -> str:
-    return (
-        _(
-            "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
-            "%(waived)s waived"
-        )
-        % {status: f"{n:,}" for status, n in result.counts().items()}
-    )
+    return _(
+        "checks: %(fail)s failed, %(pass)s passed, %(not_evaluated)s not evaluated, "
+        "%(waived)s waived"
+    ) % {status: f"{n:,}" for status, n in result.counts().items()}
 
 
 class _Text:
