@@ -65,9 +65,9 @@ import facility.report.outputs as outputs
 from facility.cli import main
 MARK = pathlib.Path(sys.argv.pop())
 real = outputs.render_pieces
-def slow(fmt, report):
+def slow(fmt, report, made=None):
     if fmt != "html":
-        return real(fmt, report)
+        return real(fmt, report, made)
     def pieces():
         yield "<!DOCTYPE html> half"
         MARK.write_text("writing")
