@@ -229,6 +229,15 @@ def _air(site: Site) -> list[str]:
     out: list[str] = []
     if not site.air_units:
         out.append(Message("no air units in the site: room air is not audited"))
+    own_condenser = sum(1 for unit in site.air_units.values() if unit.facility_water is None)
+    if own_condenser:
+        out.append(
+            Message(
+                "air units with their own condenser (naming no facility water): %(n)s; how "
+                "their condensers reject the room's heat outdoors is not judged",
+                n=f"{own_condenser:,}",
+            )
+        )
     if any(load.kind in ("lighting", "other") for load in site.loads.values()):
         out.append(
             Message(

@@ -104,7 +104,7 @@ def test_verbose_has_the_working_the_places_and_the_whole_coverage(hall_b3: Repo
     coverage = hall_b3.result.coverage
     assert coverage is not None
     named = [line for line in text.splitlines() if line.startswith("    - ")]
-    assert len(named) == sum(len(a.not_modelled) for a in coverage.areas) == 16
+    assert len(named) == sum(len(a.not_modelled) for a in coverage.areas) == 17
     # what was not evaluated, entity by entity
     assert "  FLR-004 A01 … A08 (8 racks): rack type 'gb300-b3' has no max_payload" in text
     assert "6 CAUSES\n  1. A01 … A08 (8 racks)" in text  # the causes, without their lines
