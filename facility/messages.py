@@ -43,6 +43,10 @@ class Message(str):
     def __repr__(self) -> str:
         return f"Message({str.__repr__(self)})"
 
+    def with_params(self, **params: Any) -> Message:
+        """This message with some of its parameters replaced (the same template)."""
+        return _rebuild(self.template, {**self.params, **params})
+
     def localized(self) -> str:
         """This message in the current language."""
         if translations() is _ENGLISH:

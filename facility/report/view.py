@@ -17,12 +17,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from facility import __version__
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import Value
 from facility.engine.rules import SEVERITY_ORDER, Rule, RuleText
+from facility.messages import Message, localized_all
 from facility.model.document_control import DocumentControl
+from facility.model.site import Site
 from facility.model.source import Location
 from facility.model.waivers import Waiver
 from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
@@ -40,7 +43,7 @@ from facility.report.coverage_view import (
 from facility.report.equipment import Equipment, assumption_count, equipment_figures
 from facility.report.equipment import coolant_text as _coolant
 from facility.report.failures_view import FailureSection, failure_section
-from facility.report.findings_view import margin_text, missing_text, rule_title
+from facility.report.findings_view import margin_text, rule_title
 from facility.report.findings_view import text_cached as text_of
 from facility.report.findings_view import working as _working
 from facility.report.fixes_view import FixesView, finding_fixes
@@ -379,7 +382,7 @@ def build_view(report: ReportInput) -> ReportView:
         floor_plan=floor_plan(site, findings),
         areas=areas,
         failures=failure_section(report),
-        not_evaluated=_not_evaluated(findings, texts),
+        not_evaluated=_not_evaluated(findings, texts, site),
         coverage=coverage_lines(result.coverage),
         scope=scope_view(result, site.info.notes, site.info.design_intent),
         waived=_cards(
@@ -806,26 +809,71 @@ def _listed(ids: list[str]) -> tuple[list[str], str]:
     return ordered[:MAX_LISTED], more
 
 
-def _not_evaluated(findings: list[Finding], texts: dict[str, RuleText]) -> list[RuleEntities]:
-    groups: dict[tuple[str, str, str], list[Finding]] = {}
+def _not_evaluated(
+    findings: list[Finding], texts: dict[str, RuleText], site: Site
+) -> list[RuleEntities]:
+    """A row per rule, entity kind and reason. A reason that names an entity of the site
+    (``CDU 'CDU-H001-R01-1' has no available_head``) makes a row per entity it names; past
+    MAX_LISTED such rows of one rule and reason they are one, the entity written '…' (``CDU
+    '…' has no available_head``: a campus lacking a figure on 1,734 CDUs has one row, not
+    1,734). Types (rack, PDU) stay named: they are the input to supply."""
+    named = {entity for kind, entity in site.locations if not kind.endswith("_type")}
+    shapes: dict[tuple[Any, ...], dict[tuple[str, ...], list[Finding]]] = {}
     for f in findings:
         if f.status == "not_evaluated":
-            groups.setdefault((f.rule, f.entity_kind, "; ".join(f.missing)), []).append(f)
+            shape = tuple(_reason_shape(m, named) for m in f.missing)
+            by_text = shapes.setdefault((f.rule, f.entity_kind, shape), {})
+            by_text.setdefault(f.missing, []).append(f)
     rows = []
-    for (code, kind, _reasons), members in groups.items():
-        f = members[0]
-        ids, more = _listed([m.entity_id for m in members])
-        rows.append(
-            RuleEntities(
-                anchor=rule_anchor("not-evaluated", f"{code}-{kind}-{ids[0]}"),
-                rule=code, title=_title(f, texts), area_label=area_word(f.area), severity=f.severity,
-                severity_label=severity_word(f.severity), count=len(members),
-                entity_kind_label=counted_kind_word(kind, len(members)), entities=ids, more=more,
-                detail=missing_text(f),
-            )
-        )  # fmt: skip
+    for by_text in shapes.values():
+        if len(by_text) > MAX_LISTED:
+            members = [m for group in by_text.values() for m in group]
+            rows.append(_not_evaluated_row(members, texts, _unnamed(members[0].missing, named)))
+            continue
+        for group in by_text.values():
+            rows.append(_not_evaluated_row(group, texts, group[0].missing))
     rows.sort(key=lambda r: (SEVERITY_ORDER.get(r.severity, 9), r.rule, r.detail, r.anchor))
     return rows
+
+
+def _not_evaluated_row(
+    members: list[Finding], texts: dict[str, RuleText], reasons: Iterable[str]
+) -> RuleEntities:
+    f = members[0]
+    code, kind = f.rule, f.entity_kind
+    ids, more = _listed([m.entity_id for m in members])
+    return RuleEntities(
+        anchor=rule_anchor("not-evaluated", f"{code}-{kind}-{ids[0]}"),
+        rule=code, title=_title(f, texts), area_label=area_word(f.area), severity=f.severity,
+        severity_label=severity_word(f.severity), count=len(members),
+        entity_kind_label=counted_kind_word(kind, len(members)), entities=ids, more=more,
+        detail=localized_all(reasons),
+    )  # fmt: skip
+
+
+def _reason_shape(reason: str, named: set[str]) -> tuple[Any, ...]:
+    """What a not-evaluated reason says, the entities it names left out."""
+    if not isinstance(reason, Message):
+        return (str(reason),)
+    params = tuple(
+        (k, "" if isinstance(v, str) and v in named else repr(v))
+        for k, v in sorted(reason.params.items())
+    )
+    return (reason.template, params)
+
+
+def _unnamed(reasons: tuple[str, ...], named: set[str]) -> list[str]:
+    """The reasons with each entity they name written '…' (the row lists the entities)."""
+    out: list[str] = []
+    for reason in reasons:
+        if isinstance(reason, Message) and any(
+            isinstance(v, str) and v in named for v in reason.params.values()
+        ):
+            reason = reason.with_params(
+                **{k: "…" for k, v in reason.params.items() if isinstance(v, str) and v in named}
+            )
+        out.append(reason)
+    return out
 
 
 def _passed(findings: list[Finding], texts: dict[str, RuleText]) -> list[RuleEntities]:
