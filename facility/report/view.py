@@ -851,29 +851,34 @@ def _not_evaluated_row(
     )  # fmt: skip
 
 
-def _reason_shape(reason: str, named: set[str]) -> tuple[Any, ...]:
-    """What a not-evaluated reason says, the entities it names left out."""
-    if not isinstance(reason, Message):
-        return (str(reason),)
-    params = tuple(
-        (k, "" if isinstance(v, str) and v in named else repr(v))
-        for k, v in sorted(reason.params.items())
-    )
-    return (reason.template, params)
+def _reason_shape(reason: Any, named: set[str]) -> Any:
+    """What a not-evaluated reason says, the entities it names left out (also in a reason it
+    quotes: a single failure's 'not evaluated after the loss (CDU 'CDU-1' has no …)')."""
+    if isinstance(reason, Message):
+        params = tuple((k, _reason_shape(v, named)) for k, v in sorted(reason.params.items()))
+        return (reason.template, params)
+    if isinstance(reason, str):
+        return "" if reason in named else str(reason)
+    return repr(reason)
 
 
 def _unnamed(reasons: tuple[str, ...], named: set[str]) -> list[str]:
     """The reasons with each entity they name written '…' (the row lists the entities)."""
-    out: list[str] = []
-    for reason in reasons:
-        if isinstance(reason, Message) and any(
-            isinstance(v, str) and v in named for v in reason.params.values()
-        ):
-            reason = reason.with_params(
-                **{k: "…" for k, v in reason.params.items() if isinstance(v, str) and v in named}
-            )
-        out.append(reason)
-    return out
+    return [_unnamed_one(reason, named) for reason in reasons]
+
+
+def _unnamed_one(reason: str, named: set[str]) -> str:
+    if not isinstance(reason, Message):
+        return reason
+    changes: dict[str, Any] = {}
+    for k, v in reason.params.items():
+        if isinstance(v, Message):
+            inner = _unnamed_one(v, named)
+            if inner is not v:
+                changes[k] = inner
+        elif isinstance(v, str) and v in named:
+            changes[k] = "…"
+    return reason.with_params(**changes) if changes else reason
 
 
 def _passed(findings: list[Finding], texts: dict[str, RuleText]) -> list[RuleEntities]:

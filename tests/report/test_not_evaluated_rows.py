@@ -45,3 +45,23 @@ def test_past_the_cap_they_are_one_row(
     assert (
         "…" in chinese.detail and "max_racks" in chinese.detail and "CDU-A1" not in chinese.detail
     )
+
+
+def test_a_quoted_reason_is_unnamed_too() -> None:
+    """A single failure's reason quotes the first reason of the check it could not judge: the
+    entity named in that one is left out as well, so such losses group."""
+    from facility.messages import Message
+
+    def lost(cdu: str) -> Message:
+        inner = Message("CDU '%(cdu)s' has no %(field)s", cdu=cdu, field="available_head")
+        return Message(
+            "%(checks)s not evaluated after the loss (%(reason)s)",
+            checks="LIQ-009 ×1",
+            reason=inner,
+        )
+
+    named = {"CDU-A1", "CDU-B1"}
+    assert view._reason_shape(lost("CDU-A1"), named) == view._reason_shape(lost("CDU-B1"), named)
+    assert view._reason_shape(lost("CDU-A1"), named) != view._reason_shape(lost("CDU-X"), named)
+    (text,) = view._unnamed((lost("CDU-A1"),), named)
+    assert text == "LIQ-009 ×1 not evaluated after the loss (CDU '…' has no available_head)"
