@@ -440,3 +440,20 @@ def test_a_refused_output_writes_nothing_for_any_site(halls):
 def test_a_negative_jobs_count_is_a_usage_error(halls):
     result = run("check", "hall-b3.yaml", "small-ready.yaml", "--jobs", "-1", *AT)
     assert result.exit_code == 2 and "Invalid value for '--jobs'" in result.stderr
+
+
+def test_each_sites_sort_keys_go_with_it(tmp_path: Path) -> None:
+    """natural_key's cache holds a site's ids while its reports are made, not for the rest of
+    a portfolio run: after two sites, only what the portfolio summary sorted is left."""
+    from facility.report.anchors import natural_key
+
+    natural_key.cache_clear()
+    done = run("check", EXAMPLES / "hall-b3.yaml", *AT, "-o", tmp_path / "b3.html")
+    assert done.exit_code == 1, done.output
+    one_site = natural_key.cache_info().currsize
+    assert one_site > 100  # Hall B3's racks, PDUs, loops… sorted for its report
+    natural_key.cache_clear()
+    both = [EXAMPLES / "hall-b3.yaml", EXAMPLES / "small-ready.yaml"]
+    done = run("check", *both, *AT, "-o", tmp_path / "{site}.html")
+    assert done.exit_code == 1, done.output
+    assert natural_key.cache_info().currsize < one_site / 10
