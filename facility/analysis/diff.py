@@ -176,7 +176,7 @@ class _Result(BaseModel):
     members it does not name may be anything (a newer result adds some)."""
 
     model_config = _STRICT
-    schema_: str = Field(alias="schema", pattern=r"^facility-result/[12]$")
+    schema_: str = Field(alias="schema", pattern=r"^facility-result/[123]$")
     site: _Site
     profile: str
     rules_version: str
@@ -208,24 +208,62 @@ class _Figures(BaseModel):
     missing: list[str] = []
 
 
+class _CompactPlace(BaseModel):
+    """A compact finding's place: since facility-result/3 its ``file`` only when it is not
+    the site file (``site.file``), a base of a layered site."""
+
+    model_config = _STRICT
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+
 class _CompactFinding(BaseModel):
     model_config = _STRICT
     id: str = Field(max_length=2_200, pattern=r"^[^:]+:[^:]+:")  # RULE:kind:entity
     status: Literal["fail", "pass", "not_evaluated", "waived"]
     figures: int = Field(ge=0)
-    source: _Place | None = None
+    source: _CompactPlace | None = None
     waiver: dict[str, Any] | None = None
+
+
+class _CompactRun(BaseModel):
+    """A run of a facility-result/3 compact result: passing or not-evaluated findings of one
+    rule and entity kind with the same figures, one per entity named."""
+
+    model_config = _STRICT
+    rule: str = Field(pattern=_CODE)
+    kind: str = Field(min_length=1, max_length=64)
+    status: Literal["pass", "not_evaluated"]
+    figures: int = Field(ge=0)
+    entities: list[Annotated[str, Field(max_length=1_000)]] = Field(min_length=1)
+
+
+def _compact_entry(value: Any) -> BaseModel:
+    """A compact result's ``findings[]`` entry checked: a run (it names ``entities``) or a
+    finding of its own."""
+    if isinstance(value, dict) and "entities" in value:
+        return _CompactRun.model_validate(value)
+    return _CompactFinding.model_validate(value)
 
 
 class _Compact(BaseModel):
     """What a compact result (``detail: compact``) holds in place of full findings: each rule
     once, the figures identical findings share, and findings that refer to both
-    (docs/json-result.md), each checked where it is written."""
+    (docs/json-result.md), each checked where it is written (:func:`_compact_entry`)."""
 
     model_config = _STRICT
     rules: dict[Annotated[str, Field(pattern=_CODE)], _Rule]
     figures: list[_Figures]
-    findings: list[_CompactFinding]
+    findings: list[Any]
+
+
+class _BadEntry(Exception):
+    """``findings[index]`` of a compact result is not one (the ValidationError says why)."""
+
+    def __init__(self, index: int, error: ValidationError) -> None:
+        super().__init__(index)
+        self.index, self.error = index, error
 
 
 def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -237,28 +275,46 @@ def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
         return list(data.get("findings", []))
     _Compact.model_validate(data)
     rules, figures = data["rules"], data["figures"]
+    site_file = data["site"]["file"] if isinstance(data.get("site"), dict) else None
     findings = []
     for index, f in enumerate(data["findings"]):
-        code, kind, entity = f["id"].split(":", 2)
+        try:
+            entry = _compact_entry(f)
+        except ValidationError as exc:
+            raise _BadEntry(index, exc) from None
+        if isinstance(entry, _CompactRun):
+            code, kind, named, place = entry.rule, entry.kind, entry.entities, "rule"
+        else:
+            code, kind, entity = f["id"].split(":", 2)
+            named, place = [entity], "id"
         if code not in rules:
             problem = Message("no rule %(code)s in rules", code=code[:40])
-            raise _Unreadable(("findings", index, "id"), problem)
+            raise _Unreadable(("findings", index, place), problem)
         if f["figures"] >= len(figures):
             problem = Message("no such entry in figures")
             raise _Unreadable(("findings", index, "figures"), problem)
-        findings.append(
-            {
-                "id": f["id"],
-                "rule": code,
-                **rules[code],
-                "status": f["status"],
-                "entity": {"kind": kind, "id": entity},
-                **figures[f["figures"]],
-                "source": f.get("source"),
-                "waiver": f.get("waiver"),
-            }
-        )
+        source = f.get("source")
+        if isinstance(source, dict) and source.get("file") is None:
+            source = _in_site_file(source, site_file)
+        for entity in named:
+            findings.append(
+                {
+                    "id": f"{code}:{kind}:{entity}",
+                    "rule": code,
+                    **rules[code],
+                    "status": f["status"],
+                    "entity": {"kind": kind, "id": entity},
+                    **figures[f["figures"]],
+                    "source": source,
+                    "waiver": f.get("waiver"),
+                }
+            )
     return findings
+
+
+def _in_site_file(source: dict[str, Any], site_file: Any) -> dict[str, Any]:
+    """A compact finding's place that names no file (facility-result/3) in the site file."""
+    return {"file": site_file, **{k: v for k, v in source.items() if k != "file"}}
 
 
 class _Unreadable(Exception):
@@ -274,6 +330,8 @@ def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
         if data.get("detail") == "compact":
             data = {**data, "findings": full_findings(data)}
         _Result.model_validate(data)
+    except _BadEntry as exc:
+        raise InputError(_invalid(path, exc.error, ("findings", exc.index))) from None
     except _Unreadable as exc:
         raise InputError(
             [
@@ -285,20 +343,22 @@ def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
             ]
         ) from None
     except ValidationError as exc:
-        raise InputError(
-            [
-                Problem(
-                    Location(str(path), 1, 1),
-                    field_name(tuple(p for p in e["loc"] if isinstance(p, str | int))),
-                    Message(
-                        "not a facility result: %(problem)s",
-                        problem=validation_message(e),
-                    ),
-                )
-                for e in exc.errors(include_url=False)[:20]
-            ]
-        ) from None
+        raise InputError(_invalid(path, exc)) from None
     return data
+
+
+def _invalid(
+    path: Path, error: ValidationError, under: tuple[str | int, ...] = ()
+) -> list[Problem]:
+    """Each of the first 20 problems pydantic found, its field under ``under``."""
+    return [
+        Problem(
+            Location(str(path), 1, 1),
+            field_name((*under, *(p for p in e["loc"] if isinstance(p, str | int)))),
+            Message("not a facility result: %(problem)s", problem=validation_message(e)),
+        )
+        for e in error.errors(include_url=False)[:20]
+    ]
 
 
 MAX_NUMBER_DIGITS = 30  # a result's counts and figures have far fewer

@@ -33,10 +33,12 @@ from pydantic import ValidationError
 from facility.analysis.diff import (
     _Compact,
     _CompactFinding,
+    _CompactRun,
     _Entity,
     _Figures,
     _Finding,
     _finite,
+    _in_site_file,
     _integer,
     _no_duplicate_keys,
     _not_a_number,
@@ -69,6 +71,12 @@ _PLAIN = re.compile(
     r'(?:, "source": (?:null|\{"file": "([^"\\\x00-\x1f]*)", '
     r'"line": (0|[1-9][0-9]{0,17}), "column": (0|[1-9][0-9]{0,17})\}), "waiver": null)?\}'
 )  # and a failing one: its place in the site file, no waiver
+# The same as facility-result/3 writes it: no blanks, the place without its file (the site's).
+_PLAIN3 = re.compile(
+    r'\{"id":"([^"\\\x00-\x1f]{1,2200})",'
+    r'"status":"(pass|fail|not_evaluated|waived)","figures":(0|[1-9][0-9]{0,17})'
+    r'(?:,"source":(?:null|\{"line":(0|[1-9][0-9]{0,17}),"column":(0|[1-9][0-9]{0,17})\}))?\}'
+)
 _STATUSES = {s: s for s in ("pass", "fail", "not_evaluated", "waived")}
 _RULE_KEYS = frozenset({"name", "title", "area", "severity"})
 _FIGURE_KEYS = frozenset({"observed", "limit", "relation", "margin", "message", "how", "missing"})
@@ -116,53 +124,106 @@ class StreamedResult:
                 if read > self.size:
                     break
                 if self.findings_at <= number < last:
-                    yield self._finding(raw, number, number - self.findings_at, where)
+                    yield from self._entries(raw, number, number - self.findings_at, where)
         if read != self.size or digest.hexdigest() != self.digest:
             problem = Message("the file changed while it was read")
             raise InputError([Problem(Location(where, 0, 0), "", problem)])
 
-    def _finding(self, raw: bytes, number: int, index: int, where: str) -> Entry:
+    def _entries(self, raw: bytes, number: int, index: int, where: str) -> Iterator[Entry]:
+        """The findings of one line: one, or each of a run's (facility-result/3)."""
         text = raw.rstrip(b"\n").removesuffix(b",").decode("utf-8", errors="replace")[4:]
         if self.compact:
-            plain = _PLAIN.fullmatch(text)
+            plain = self._plain(text)
             if plain is not None:
-                fid, status, figures, file, line, column = plain.groups()
-                parts = fid.split(":", 2)
-                if (
-                    len(parts) == 3
-                    and parts[1]
-                    and parts[0] in self.head["rules"]
-                    and int(figures) < len(self.margins)
-                    and len(parts[1]) <= 64
-                    and len(parts[2]) <= 1_000
-                ):
-                    source = None
-                    if file is not None:  # (file, line, column): a third of the dict's bytes
-                        file = self._files.setdefault(file, file)  # one string a site file
-                        source = (file, int(line), int(column))
-                    return fid, _STATUSES[status], int(figures), source, None
+                yield plain
+                return
         self.parsed += 1
         at = Location(where, number, 5)
         data = strict_json(text, at, ("findings", index))
+        if self.compact and isinstance(data, dict) and "entities" in data:
+            yield from self._run(data, at, index)
+            return
         try:
             (_CompactFinding if self.compact else _Finding).model_validate(data)
         except ValidationError as exc:
             raise _located(exc, at, ("findings", index)) from None
         if not self.compact:
-            return data["id"], data["status"], -1, data, None
-        self._check_references(data, at, index)
-        status = _STATUSES[data["status"]]
-        return data["id"], status, data["figures"], data.get("source"), data.get("waiver")
-
-    def _check_references(self, data: dict[str, Any], at: Location, index: int) -> None:
-        """What :func:`facility.analysis.diff.checked_result` would refuse of this finding
-        written out: a rule or figures entry that is not there, an entity too long."""
+            yield data["id"], data["status"], -1, data, None
+            return
         code, kind, entity = data["id"].split(":", 2)
+        self._check_references(code, kind, entity, data["figures"], at, (index, "id"))
+        status = _STATUSES[data["status"]]
+        source = data.get("source")
+        if isinstance(source, dict) and source.get("file") is None:
+            source = _in_site_file(source, self.site_file)
+        yield data["id"], status, data["figures"], source, data.get("waiver")
+
+    def _plain(self, text: str) -> Entry | None:
+        """A compact finding's entry read by :data:`_PLAIN` or :data:`_PLAIN3`, or None when
+        the line is not one of theirs (it is then parsed and checked)."""
+        plain = _PLAIN3.fullmatch(text)
+        if plain is not None:
+            fid, status, figures, line, column = plain.groups()
+            file = self.site_file
+        else:
+            plain = _PLAIN.fullmatch(text)
+            if plain is None:
+                return None
+            fid, status, figures, file, line, column = plain.groups()
+        parts = fid.split(":", 2)
+        if not (
+            len(parts) == 3
+            and parts[1]
+            and parts[0] in self.head["rules"]
+            and int(figures) < len(self.margins)
+            and len(parts[1]) <= 64
+            and len(parts[2]) <= 1_000
+        ):
+            return None
+        source = None
+        if line is not None:  # (file, line, column): a third of the dict's bytes
+            file = self._files.setdefault(file, file)  # one string a site file
+            source = (file, int(line), int(column))
+        return fid, _STATUSES[status], int(figures), source, None
+
+    def _run(self, data: dict[str, Any], at: Location, index: int) -> Iterator[Entry]:
+        """Each finding of a run (facility-result/3), checked as the whole-file reader does."""
+        try:
+            run = _CompactRun.model_validate(data)
+        except ValidationError as exc:
+            raise _located(exc, at, ("findings", index)) from None
+        code, kind, figures = run.rule, run.kind, run.figures
+        # the entities' lengths are checked by _CompactRun: the references once for all
+        self._check_references(code, kind, run.entities[0], figures, at, (index, "rule"))
+        status = _STATUSES[run.status]
+        for entity in run.entities:
+            yield f"{code}:{kind}:{entity}", status, figures, None, None
+
+    @property
+    def site_file(self) -> str:
+        """The site file a compact finding's place is in when it names none."""
+        file: str = self.head["site"]["file"]
+        return self._files.setdefault(file, file)
+
+    def _check_references(
+        self,
+        code: str,
+        kind: str,
+        entity: str,
+        figures: int,
+        at: Location,
+        field: tuple[int, str],
+    ) -> None:
+        """What :func:`facility.analysis.diff.checked_result` would refuse of this finding
+        written out: a rule or figures entry that is not there, an entity too long. ``field``:
+        the entry's index and the member that names the rule."""
+        index, named = field
         place: tuple[str | int, ...] = ("findings", index)
         problem: Message | None = None
         if code not in self.head["rules"]:
-            place, problem = (*place, "id"), Message("no rule %(code)s in rules", code=code[:40])
-        elif data["figures"] >= len(self.margins):
+            place = (*place, named)
+            problem = Message("no rule %(code)s in rules", code=code[:40])
+        elif figures >= len(self.margins):
             place, problem = (*place, "figures"), Message("no such entry in figures")
         if problem is not None:
             message = Message("not a facility result: %(problem)s", problem=problem)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from facility import __version__
@@ -22,7 +22,7 @@ from facility.report.fixes_view import finding_fixes
 from facility.report.presenting import for_machines
 from facility.report.quantities import format_quantity
 
-SCHEMA = "facility-result/2"
+SCHEMA = "facility-result/3"
 DETAILS = ("compact", "full")  # the findings' detail: docs/json-result.md, *Compact and full*
 
 
@@ -236,11 +236,19 @@ def coverage_json(coverage: Coverage | None) -> dict[str, Any] | None:
 # allow_nan=False in every JSON writer: an infinite limit is written as null (quantity_json), so a
 # non-finite number here is a bug, refused (ValueError) rather than written as Infinity or NaN.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+# A compact result's lines (findings, figures, scenarios) leave out the blanks: a campus has
+# 100,000s of them, and the result is read by programs (docs/json-result.md, *Compact*).
+_TIGHT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _string = json.encoder.encode_basestring  # type: ignore[attr-defined]  # a str as JSON, as above
 
 
 def _line(value: Any) -> str:
     return json_inert(_ENCODER.encode(value))
+
+
+def _tight(value: Any) -> str:
+    """``value`` on one line as a compact result writes it: no blanks."""
+    return json_inert(_TIGHT.encode(value))
 
 
 def _chunks(
@@ -305,20 +313,22 @@ def _failures_body(
         yield f'\n{indent}"scenarios": ['
         first = True
         for r in report.results:
-            scenario = _line(scenario_head(r))[:-1]
             if full:
+                scenario = _line(scenario_head(r))[:-1]
                 found = ", ".join(
                     lines.line(f, f.id, None, waiver_key=False) for f in changed_findings(r)
                 )
-                moved = f'"findings": [{found}]'
-            else:
-                moved = f'"moved": {len(r.changed)}'
-            yield (
-                (f"\n{indent}  " if first else f",\n{indent}  ")
-                + f'{scenario}, {moved}, "unchanged": {len(r.unchanged)}}}'
-            )
+                rest = f'"findings": [{found}], "unchanged": {len(r.unchanged)}}}'
+                line = f"{scenario}, {rest}"
+            else:  # kind, element and description follow from the id: left out
+                shown = {k: v for k, v in scenario_head(r).items() if k not in _DERIVED}
+                line = f'{_tight(shown)[:-1]},"moved":{len(r.changed)},"unchanged":{len(r.unchanged)}}}'
+            yield (f"\n{indent}  " if first else f",\n{indent}  ") + line
             first = False
         yield "]" if first else f"\n{indent}]"
+
+
+_DERIVED = ("kind", "element", "description")  # a compact scenario's members its id gives
 
 
 def render_report_json(report: ReportInput) -> str:
@@ -371,13 +381,14 @@ def iter_report_json(report: ReportInput) -> Iterator[str]:
         for f in ordered:
             finding_id = f.id  # made from three fields: once per finding
             waiver = by_finding.get(finding_id)
-            shown = None if waiver is None else waiver_json(waiver)
-            yield (
-                lines.line(f, finding_id, shown) if full else lines.compact(f, finding_id, shown)
-            )
+            yield lines.line(f, finding_id, None if waiver is None else waiver_json(waiver))
 
+    if full:
+        lines_out: Iterable[str] = findings()
+    else:
+        lines_out = lines.compact(ordered, by_finding, result.site_file)
     tail = () if full else lines.figures_chunks()
-    yield from _chunks(data, findings(), failures, _fixes_chunks(report), tail)
+    yield from _chunks(data, lines_out, failures, _fixes_chunks(report), tail)
 
 
 def _rules_json(findings: list[Finding]) -> dict[str, dict[str, str]]:
@@ -463,11 +474,42 @@ class _FindingLines:
         self.figures: dict[tuple[Any, ...], int] = {}  # a compact result's figures, by index
         self.figure_lines: list[str] = []
 
-    def compact(self, f: Finding, finding_id: str, waiver: dict[str, Any] | None) -> str:
-        """A compact result's line (docs/json-result.md): the id, the status and the index of
-        the finding's figures in ``figures`` (observed, limit, relation, margin, message,
-        working, missing: shared by identical racks); a failing or waived finding also its
-        ``source`` and ``waiver``, where someone acts on it."""
+    def compact(
+        self, ordered: Iterable[Finding], waivers: Mapping[str, Waiver], site_file: str
+    ) -> Iterator[str]:
+        """A compact result's finding lines (docs/json-result.md, *Compact*), in the order
+        given. A failing or waived finding is a line of its own: its id, status, the index of
+        its figures in ``figures`` (observed, limit, relation, margin, message, working,
+        missing: shared by identical racks), its place in the site file (``file`` only when
+        it is another file than ``site_file``, a base of a layered site) and, waived, its
+        waiver. Passing and not-evaluated findings come as runs: one line for the consecutive
+        findings of one rule and entity kind with the same status and figures, naming their
+        entities."""
+        run: tuple[str, str, str, int] | None = None
+        entities: list[str] = []
+        for f in ordered:
+            index = self._figures_index(f)
+            if f.status in ("fail", "waived"):
+                if run is not None:
+                    yield self._run(run, entities)
+                    run, entities = None, []
+                line = f'{{"id":{_text(f.id)},"status":{_string(f.status)},"figures":{index}'
+                line += f',"source":{self._place(f, site_file)}'
+                waiver = waivers.get(f.id) if f.status == "waived" else None
+                if waiver is not None:
+                    line += f',"waiver":{_tight(waiver_json(waiver))}'
+                yield line + "}"
+                continue
+            key = (f.rule, f.entity_kind, f.status, index)
+            if key != run:
+                if run is not None:
+                    yield self._run(run, entities)
+                run, entities = key, []
+            entities.append(f.entity_id)
+        if run is not None:
+            yield self._run(run, entities)
+
+    def _figures_index(self, f: Finding) -> int:
         key: tuple[Any, ...] = (f.rule, f.status, f.kind, f.observed, f.limit)
         key += (f.margin, f.relation, f.missing)
         index = self.figures.get(key)
@@ -475,11 +517,29 @@ class _FindingLines:
             index = self.figures[key] = len(self.figure_lines)
             with for_machines():
                 whole = finding_json(f)
-            self.figure_lines.append(_line({k: whole[k] for k in _MIDDLE_KEYS}))
-        line = f'{{"id": {_text(finding_id)}, "status": {_string(f.status)}, "figures": {index}'
-        if f.status not in ("fail", "waived"):
-            return line + "}"
-        return f'{line}, "source": {self._source(f)}, "waiver": {_waiver_text(waiver)}}}'
+            self.figure_lines.append(_tight({k: whole[k] for k in _MIDDLE_KEYS}))
+        return index
+
+    @staticmethod
+    def _run(run: tuple[str, str, str, int], entities: list[str]) -> str:
+        rule, kind, status, index = run
+        named = ",".join(_text(entity) for entity in entities)
+        return (
+            f'{{"rule":{_string(rule)},"kind":{_string(kind)},"status":{_string(status)},'
+            f'"figures":{index},"entities":[{named}]}}'
+        )
+
+    def _place(self, f: Finding, site_file: str) -> str:
+        where = f.location
+        if where is None:
+            return "null"
+        place = f'"line":{where.line},"column":{where.column}}}'
+        if where.file == site_file:
+            return "{" + place
+        file = self.files.get(where.file)
+        if file is None:
+            file = self.files[where.file] = _text(where.file)
+        return f'{{"file":{file},' + place
 
     def figures_chunks(self) -> Iterator[str]:
         """``figures``, one per line, after the findings that refer to them."""

@@ -181,13 +181,18 @@ def test_a_result_of_wrong_types_is_refused(tmp_path: Path, spoil, message) -> N
         (lambda d: d["figures"][0].update({"message": 7}), "figures[0].message: not a facility result"),
         (lambda d: d["findings"][0].update({"figures": 10**6}), "findings[0].figures: not a facility result: no such entry in figures"),
         (lambda d: d["findings"][0].update({"figures": -1}), "findings[0].figures: not a facility result"),
-        (lambda d: d["findings"][0].update({"id": "ZZZ-999:rack:A01"}), "findings[0].id: not a facility result: no rule ZZZ-999 in rules"),
-        (lambda d: d["findings"][0].update({"id": "AIR-001"}), "findings[0].id: not a facility result"),
+        (lambda d: d["findings"][0].update({"rule": "ZZZ-999"}), "findings[0].rule: not a facility result: no rule ZZZ-999 in rules"),
+        (lambda d: d["findings"].__setitem__(0, {"id": "ZZZ-999:rack:A01", "status": "fail", "figures": 0}), "findings[0].id: not a facility result: no rule ZZZ-999 in rules"),
+        (lambda d: d["findings"].__setitem__(0, {"id": "AIR-001", "status": "fail", "figures": 0}), "findings[0].id: not a facility result"),
         (lambda d: d["findings"][0].update({"status": "fine"}), "findings[0].status: not a facility result"),
+        (lambda d: d["findings"][0].update({"status": "fail"}), "findings[0].status: not a facility result"),
+        (lambda d: d["findings"][0].update({"entities": []}), "findings[0].entities: not a facility result"),
+        (lambda d: d["findings"][0].update({"entities": ["B3", 7]}), "findings[0].entities[1]: not a facility result"),
+        (lambda d: d["findings"][0].pop("kind"), "findings[0].kind: not a facility result"),
         (lambda d: d.update({"detail": "some"}), "detail: not a facility result"),
         (lambda d: d.pop("figures"), "figures: not a facility result"),
     ],
-    ids=["severity", "value-bool", "message-int", "index-beyond", "index-negative", "unknown-rule", "bare-code", "status", "detail", "no-figures"],
+    ids=["severity", "value-bool", "message-int", "index-beyond", "index-negative", "unknown-rule", "unknown-rule-alone", "bare-code", "status", "failing-run", "empty-run", "entity-int", "no-kind", "detail", "no-figures"],
 )  # fmt: skip
 def test_a_compact_result_of_wrong_types_is_refused_where_written(
     tmp_path: Path, spoil, message
@@ -195,7 +200,7 @@ def test_a_compact_result_of_wrong_types_is_refused_where_written(
     # The compact result's rules, shared figures and references are checked where they are
     # written, before any finding is written out from them
     data = _hall_result(tmp_path, "compact")
-    assert data["detail"] == "compact" and data["findings"][0]["id"].startswith("AIR-001:")
+    assert data["detail"] == "compact" and data["findings"][0]["rule"] == "AIR-001"  # a run
     spoil(data)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data), encoding="utf-8")

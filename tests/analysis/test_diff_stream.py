@@ -58,13 +58,51 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     lines = out["hall_full"].read_text(encoding="utf-8").splitlines(keepends=True)
     assert lines.count('  "detail": "full",\n') == 1
     old = [
-        line.replace('"schema": "facility-result/2"', '"schema": "facility-result/1"')
+        line.replace('"schema": "facility-result/3"', '"schema": "facility-result/1"')
         for line in lines
         if line != '  "detail": "full",\n'
     ]
     out["hall_v1"] = tmp / "hall-v1.json"
     out["hall_v1"].write_text("".join(old), encoding="utf-8")
+    out["hall_v2"] = _as_v2(out["hall"], tmp / "hall-v2.json")
     return out
+
+
+def _as_v2(path: Path, to: Path) -> Path:
+    """A compact result as facility-result/2 wrote it: each finding on a line of its own (no
+    runs), a blank after each ':' and ',', a place with its file, ``"waiver": null`` on a
+    failing finding; figures lines as json.dumps writes them."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    site = json.loads(path.read_text(encoding="utf-8"))["site"]["file"]
+    start, figures = lines.index('  "findings": ['), lines.index('  "figures": [')
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("  ]"))
+    out = [line.replace('"facility-result/3"', '"facility-result/2"') for line in lines[:start]]
+    entries = []
+    for line in lines[start + 1 : end]:
+        f = json.loads(line.strip().removesuffix(","))
+        if "entities" in f:
+            for entity in f["entities"]:
+                entries.append(
+                    {
+                        "id": f"{f['rule']}:{f['kind']}:{entity}",
+                        **{k: f[k] for k in ("status", "figures")},
+                    }
+                )
+        else:
+            f["source"] = {"file": site, **f["source"]}
+            f.setdefault("waiver", None)
+            entries.append(f)
+    out.append('  "findings": [')
+    out += [f"    {json.dumps(f, ensure_ascii=False)}," for f in entries]
+    out[-1] = out[-1].removesuffix(",")
+    out += lines[end : figures + 1]
+    for line in lines[figures + 1 :]:
+        if line.startswith("    {"):
+            comma = "," if line.endswith(",") else ""
+            line = f"    {json.dumps(json.loads(line.strip().removesuffix(',')), ensure_ascii=False)}{comma}"
+        out.append(line)
+    to.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return to
 
 
 def _in_memory(old: Path, new: Path) -> diff.DiffReport:
@@ -93,6 +131,8 @@ PAIRS = [
     ("hall_v1", "planned"),
     ("hall", "hall_full"),
     ("hall_v1", "hall"),
+    ("hall_v2", "planned"),
+    ("hall_v2", "hall"),
 ]
 
 
@@ -140,11 +180,22 @@ def test_the_streamed_path_reads_no_file_whole(
     assert result.exit_code == 1, result.output  # A01…A08 newly fail FLR-001
     streamed = open_result(results["hall"], diff.RESULT_LIMIT)
     entries = list(streamed.findings())
-    assert len(entries) == streamed.count > 300
-    # A finding's line is matched, not parsed, but a waived one's (its waiver).
+    whole = json.loads(results["hall"].read_text(encoding="utf-8"))
+    assert len(entries) == len(diff.full_findings(whole)) > 300
+    runs = results["hall"].read_text(encoding="utf-8").count(',"entities":[')
+    assert 0 < runs < streamed.count < len(entries)  # passing runs: one line, many findings
+    # A finding's line is matched, not parsed, but a waived one's (its waiver) and a run's.
     waived = sum(1 for e in entries if e[4] is not None)
-    assert streamed.parsed == waived
+    assert streamed.parsed == waived + runs
     assert any(e[1] == "fail" and e[3][1] > 0 for e in entries)  # (file, line, column)
+
+
+def test_a_facility_result_2_file_is_streamed_line_by_line(results: dict[str, Path]) -> None:
+    # A baseline written before the runs (facility-result/2) is still read as written
+    v2 = open_result(results["hall_v2"], diff.RESULT_LIMIT)
+    entries = list(v2.findings())
+    assert v2.count == len(entries) and v2.parsed == 0  # every line matched by _PLAIN
+    assert entries == list(open_result(results["hall"], diff.RESULT_LIMIT).findings())
 
 
 def test_a_finding_line_read_by_the_pattern_is_read_as_json_reads_it(
@@ -155,7 +206,8 @@ def test_a_finding_line_read_by_the_pattern_is_read_as_json_reads_it(
 
     fast = open_result(results["planned"], diff.RESULT_LIMIT)
     read = [written_out(entry, fast) for entry in fast.findings()]
-    monkeypatch.setattr(result_stream, "_PLAIN", result_stream.re.compile(r"(?!)"))
+    for pattern in ("_PLAIN", "_PLAIN3"):
+        monkeypatch.setattr(result_stream, pattern, result_stream.re.compile(r"(?!)"))
     slow = open_result(results["planned"], diff.RESULT_LIMIT)
     assert read == [written_out(entry, slow) for entry in slow.findings()]
     assert read == diff.full_findings(json.loads(results["planned"].read_text(encoding="utf-8")))
@@ -221,35 +273,45 @@ def _spoiled(results: dict[str, Path], tmp_path: Path, edit) -> tuple[Path, int,
     ("edit", "field", "message"),
     [
         (
-            lambda line: line.replace('"status"', '"id": "x", "status"', 1),
+            lambda line: line.replace('"status"', '"kind":"x","status"', 1),
             "findings[3]",
-            "the key 'id' is given twice in one object",
+            "the key 'kind' is given twice in one object",
         ),
         (
-            lambda line: line.replace('"figures": ', '"figures": NaN, "n": ', 1),
+            lambda line: line.replace('"figures":', '"figures":NaN,"n":', 1),
             "findings[3]",
             "NaN is not a JSON number",
         ),
         (
-            lambda line: line[: line.index('"figures": ')] + '"figures": 99999},\n',
+            lambda line: line.replace('"figures":3,', '"figures":99999,', 1),
             "findings[3].figures",
             "not a facility result: no such entry in figures",
         ),
-        (lambda line: line.replace('", "status"', '" "status"', 1), "findings[3]", "invalid JSON"),
+        (lambda line: line.replace('","status"', '" "status"', 1), "findings[3]", "invalid JSON"),
         (
-            lambda line: line.replace('"status": "pass"', '"status": "passed"', 1),
+            lambda line: line.replace('"status":"pass"', '"status":"passed"', 1),
             "findings[3].status",
             "not a facility result:",
         ),
         (
-            lambda line: line.replace('"status"', '"x": ' + "[" * 5000 + "]" * 5000 + ', "status"'),
+            lambda line: line.replace('"status"', '"x":' + "[" * 5000 + "]" * 5000 + ',"status"'),
             "findings[3]",
             "the JSON nests too deep to be a facility result",
         ),
         (
-            lambda line: line.replace('{"id": "', '{"id": "\\ud800', 1),
+            lambda line: line.replace('"entities":["', '"entities":["\\ud800', 1),
             "findings[3]",
             "the escape \\ud800 is half of a UTF-16 surrogate pair",
+        ),
+        (
+            lambda line: line.replace('"rule":"AIR-006"', '"rule":"AIR-999"', 1),
+            "findings[3].rule",
+            "not a facility result: no rule AIR-999 in rules",
+        ),
+        (
+            lambda line: line.replace('"status":"pass"', '"status":"fail"', 1),
+            "findings[3].status",
+            "not a facility result:",
         ),
     ],
     ids=[
@@ -260,11 +322,16 @@ def _spoiled(results: dict[str, Path], tmp_path: Path, edit) -> tuple[Path, int,
         "bad-status",
         "deep",
         "lone-surrogate",
+        "unknown-rule",
+        "failing-run",
     ],
 )
 def test_a_bad_finding_line_is_named_at_its_line_and_field(
     results: dict[str, Path], tmp_path: Path, edit, field: str, message: str
 ) -> None:
+    assert _lines(results["hall"])[_first_finding(_lines(results["hall"])) + 3].startswith(
+        '    {"rule":"AIR-006","kind":"room","status":"pass","figures":3,"entities":["B3"]}'
+    )  # the line the edits are made on: a run
     path, line, _ = _spoiled(results, tmp_path, edit)
     assert open_result(path, diff.RESULT_LIMIT).count > 0  # laid out: the streamed path
     result = runner.invoke(app, ["diff", str(path), str(results["planned"])])

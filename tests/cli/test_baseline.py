@@ -172,7 +172,7 @@ def _changed(site: Path) -> None:
 @pytest.mark.parametrize("detail", ["compact", "full"])
 def test_a_streamed_baseline_judges_as_the_results_read_whole(site, tmp_path, detail):
     from facility.analysis.baseline import read_previous
-    from facility.analysis.diff import read_result_file
+    from facility.analysis.diff import full_findings, read_result_file
 
     base = tmp_path / "base.json"
     run("check", site, "--write-baseline", base, "--json-detail", detail, *AT)
@@ -180,12 +180,11 @@ def test_a_streamed_baseline_judges_as_the_results_read_whole(site, tmp_path, de
     now = tmp_path / "now.json"
     run("check", site, "-o", now, "--json-detail", "full", *AT)
     previous = read_previous(base)
-    data = json.loads(base.read_text())
-    assert len(previous.failing) == sum(f["status"] == "fail" for f in data["findings"])
-    assert len(previous.not_evaluated) == sum(
-        f["status"] == "not_evaluated" for f in data["findings"]
-    )  # what is held: the failing and not-evaluated findings, not the passing ones
-    assert len(previous.failing) + len(previous.not_evaluated) < len(data["findings"])
+    findings = full_findings(json.loads(base.read_text()))
+    assert len(previous.failing) == sum(f["status"] == "fail" for f in findings)
+    assert len(previous.not_evaluated) == sum(f["status"] == "not_evaluated" for f in findings)
+    # what is held: the failing and not-evaluated findings, not the passing ones
+    assert len(previous.failing) + len(previous.not_evaluated) < len(findings)
     whole = against_baseline(read_result_file(base), read_result_file(now), str(base))
     assert whole.new == ("LIQ-011:facility_water:FW-1",)
     against = run("check", site, "--baseline", base, "-o", tmp_path / "again.json", *AT)
@@ -218,8 +217,8 @@ def test_a_bad_finding_of_a_streamed_baseline_is_named_at_its_line(site, tmp_pat
     base = tmp_path / "base.json"
     run("check", site, "--write-baseline", base, *AT)
     lines = base.read_text().splitlines(keepends=True)
-    at = next(i for i, line in enumerate(lines) if '"status": "fail"' in line)
-    lines[at] = lines[at].replace('"status": "fail"', '"status": "failed"')
+    at = next(i for i, line in enumerate(lines) if '"status":"fail"' in line)
+    lines[at] = lines[at].replace('"status":"fail"', '"status":"failed"')
     base.write_text("".join(lines))
     out = tmp_path / "out.html"
     result = run("check", site, "--baseline", base, "-o", out, *AT)

@@ -48,7 +48,7 @@ def test_json_on_stdout_is_the_error_result(here):
     out = run("check", "bad.yaml", "-f", "json", *AT)
     assert out.exit_code == 2
     result = json.loads(out.stdout)
-    assert result["schema"] == "facility-result/2"
+    assert result["schema"] == "facility-result/3"
     assert result["verdict"] == "error"
     assert result["site"] == {"name": None, "file": "bad.yaml", "sha256": None}
     assert result["generated_at"] == "2026-11-29T12:00:00+00:00"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from facility.analysis.diff import full_findings
 from facility.cli import app
 from facility.engine.evaluate import audit
 from facility.engine.rules import load_rules
@@ -91,7 +92,7 @@ def test_waiver_file_and_cli(tmp_path: Path) -> None:
     assert cli.exit_code == 1, cli.output
     assert "STALE WAIVERS" in cli.output and "EXPIRED WAIVERS" in cli.output
     data = json.loads(out.read_text(encoding="utf-8"))
-    b01 = next(f for f in data["findings"] if f["id"] == "FLR-001:rack:B01")
+    b01 = next(f for f in full_findings(data) if f["id"] == "FLR-001:rack:B01")
     assert b01["status"] == "waived" and b01["waiver"]["owner"] == "J. Chen"
     assert {w["state"] for w in data["waivers"]} == {"applied", "expired", "stale"}
 

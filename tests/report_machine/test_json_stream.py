@@ -98,8 +98,13 @@ def test_the_compact_result_holds_the_full_results_findings(report: ReportInput)
     compact = json.loads(render_report_json(report))
     full = json.loads(render_report_json(_full(report)))
     assert (compact["detail"], full["detail"]) == ("compact", "full")
-    assert len(compact["figures"]) < len(compact["findings"])  # identical racks share figures
     expanded = checked_result(compact, Path("result.json"))["findings"]
+    assert len(compact["figures"]) < len(expanded)  # identical racks share figures
+    # Passing and not-evaluated findings come in runs, one line each; the others alone.
+    runs = [f for f in compact["findings"] if "entities" in f]
+    assert len(runs) < sum(f["status"] in ("pass", "not_evaluated") for f in expanded)
+    assert {f["status"] for f in runs} == {"pass", "not_evaluated"}
+    assert all(f["status"] in ("fail", "waived") for f in compact["findings"] if "id" in f)
     for f in full["findings"]:
         if f["status"] not in ("fail", "waived"):
             f["source"] = None
@@ -110,6 +115,10 @@ def test_the_compact_result_holds_the_full_results_findings(report: ReportInput)
     ):
         assert scenario["moved"] == len(whole.pop("findings"))
         assert scenario.pop("moved") >= len(scenario["new_failures"])
+        # kind, element and description follow from the id: in the full result only
+        kind, element = scenario["id"].split(":", 1)
+        assert (whole.pop("kind"), whole.pop("element")) == (kind, element)
+        assert whole.pop("description")
         assert scenario == whole
     assert {
         k: v for k, v in compact.items() if k not in ("detail", "findings", "figures", "failures")
