@@ -29,6 +29,24 @@ def finding_anchor(rule: str, entity_kind: str, entity_id: str) -> str:
     return f"f-{slug(rule)}--{slug(entity_kind)}--{slug(entity_id)}"
 
 
+class FindingLinks:
+    """Where the HTML report links a failing or waived finding to: its own element when its
+    card lists it, else the card (a card lists a bounded number of entities and counts the
+    rest; facility.report.view.MAX_CARD_ENTITIES)."""
+
+    __slots__ = ("_card",)
+
+    def __init__(self) -> None:
+        self._card: dict[str, str] = {}  # the anchor of a finding no card lists -> its card's
+
+    def unlisted(self, anchor: str, card: str) -> None:
+        self._card[anchor] = card
+
+    def __call__(self, rule: str, entity_kind: str, entity_id: str) -> str:
+        anchor = finding_anchor(rule, entity_kind, entity_id)
+        return self._card.get(anchor, anchor)
+
+
 def rule_anchor(prefix: str, rule: str) -> str:
     """The id of a rule's row in a section (``passed-PWR-002``)."""
     return f"{prefix}-{slug(rule)}"

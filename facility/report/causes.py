@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from facility.engine.findings import Finding
 from facility.engine.rules import SEVERITY_ORDER, RuleSet
-from facility.report.anchors import finding_anchor, natural_key
+from facility.report.anchors import FindingLinks, finding_anchor, natural_key
 from facility.report.entity_runs import compressed, judged_orders
 from facility.report.fixes_view import finding_fixes, not_searched
 from facility.report.i18n import _, ngettext
@@ -286,8 +286,9 @@ def _first_fix(report: ReportInput, root: Finding) -> str:
     return shown.first if shown is not None else ""
 
 
-def causes_view(report: ReportInput) -> CausesView | None:
-    """The causes of ``report`` for the covers (None: nothing fails), in the current language."""
+def causes_view(report: ReportInput, links: FindingLinks | None = None) -> CausesView | None:
+    """The causes of ``report`` for the covers (None: nothing fails), in the current language;
+    ``links``: where a link to a root finding goes (its own anchor when none is given)."""
     result = report.result
     causes = report_causes(result, report.ruleset, report.site, report.failures)
     if not causes:
@@ -304,7 +305,7 @@ def causes_view(report: ReportInput) -> CausesView | None:
                 severity_label=severity_word(cause.severity),
                 label=cause_label(cause, titles.get(root.rule, root.title), orders),
                 count=cause_count(cause),
-                anchor=finding_anchor(root.rule, root.entity_kind, root.entity_id),
+                anchor=(links or finding_anchor)(root.rule, root.entity_kind, root.entity_id),
                 fix=_first_fix(report, root),
             )
         )

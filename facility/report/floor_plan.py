@@ -13,11 +13,12 @@ them beside the plan, by loop and by room, and says that their position is not m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from facility.engine.findings import Finding
 from facility.model.site import Rack, Site
-from facility.report.anchors import finding_anchor, natural_key
+from facility.report.anchors import FindingLinks, finding_anchor, natural_key
 from facility.report.i18n import N_, _, ngettext
 
 DETAILED_LIMIT = 1500  # above this many racks the plan drops letters and links (file size)
@@ -125,8 +126,12 @@ def _status(f: Finding) -> str:
     return f.status
 
 
-def floor_plan(site: Site, findings: list[Finding]) -> FloorPlan | None:
-    """Racks by row and position with their worst status; None for a site without racks."""
+def floor_plan(
+    site: Site, findings: list[Finding], links: FindingLinks | None = None
+) -> FloorPlan | None:
+    """Racks by row and position with their worst status; None for a site without racks.
+    ``links``: where a rack's link to its first failing finding goes (its own anchor when
+    none is given)."""
     if not site.racks:
         return None
     pdu_rack = {pdu_id: pdu.rack for pdu_id, pdu in site.pdus.items()}
@@ -150,7 +155,8 @@ def floor_plan(site: Site, findings: list[Finding]) -> FloorPlan | None:
         label = _("Row %(row)s") % {"row": row} if row else _("Racks without a row")
         if len(rooms) > 1 and room:
             label = f"{room} · {label}"
-        plan_rows.append(_row(f"{room}\0{row}", label, rows[(room, row)], worst, detailed))
+        link = links or finding_anchor
+        plan_rows.append(_row(f"{room}\0{row}", label, rows[(room, row)], worst, detailed, link))
     legend = [LegendEntry(key, letter, _(words)) for key, letter, words in STATES]
     columns = max((r.column + 1 for row in plan_rows for r in row.racks), default=0)
     loops = _loops(site)
@@ -235,7 +241,12 @@ def _description(
 
 
 def _row(
-    key: str, label: str, racks: list[Rack], worst: dict[str, list[Finding]], detailed: bool
+    key: str,
+    label: str,
+    racks: list[Rack],
+    worst: dict[str, list[Finding]],
+    detailed: bool,
+    link: Callable[[str, str, str], str],
 ) -> FloorRow:
     placed: list[FloorRack] = []
     taken: set[int] = set()
@@ -253,7 +264,9 @@ def _row(
         taken.add(column)
         line, column = (column // WRAP, column % WRAP) if rack.position is None else (0, column)
         placed.append(
-            _rack(rack.id, column, line, worst.get(rack.id, []), detailed, rack.zone, rack.loop)
+            _rack(
+                rack.id, column, line, worst.get(rack.id, []), detailed, rack.zone, rack.loop, link
+            )
         )
     counts = {state: 0 for state, _letter, _words in STATES}
     for r in placed:
@@ -319,6 +332,7 @@ def _rack(
     detailed: bool,
     zone: str | None,
     loop: str | None,
+    link: Callable[[str, str, str], str],
 ) -> FloorRack:
     state = "none"
     for f in findings:
@@ -333,7 +347,7 @@ def _rack(
     anchor = ""
     if detailed and behind and state in ("error", "warning", "info", "waived"):
         first = behind[0]
-        anchor = finding_anchor(first.rule, first.entity_kind, first.entity_id)
+        anchor = link(first.rule, first.entity_kind, first.entity_id)
     elif detailed and state == "not_evaluated":
         anchor = "not-evaluated"
     return FloorRack(

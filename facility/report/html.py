@@ -10,11 +10,11 @@ from __future__ import annotations
 from facility.report.context import ReportInput
 from facility.report.presenting import for_people
 from facility.report.templating import render
-from facility.report.view import build_view
+from facility.report.view import MAX_CARD_ENTITIES, build_view
 
 
 def render_html(report: ReportInput) -> str:
     """The HTML report of ``report`` in its language."""
     with for_people(report):
-        view = build_view(report)
+        view = build_view(report, MAX_CARD_ENTITIES)
         return render("html", "report.html.j2", report.lang, view=view)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from facility.engine.findings import Finding
 from facility.model.site import Site
-from facility.report.anchors import finding_anchor, natural_key, slug
+from facility.report.anchors import FindingLinks, finding_anchor, natural_key, slug
 from facility.report.findings_view import text_cached as text_of
 from facility.report.i18n import N_, _
 from facility.report.quantities import format_quantity
@@ -195,9 +195,13 @@ CHARTS = {
 }  # fmt: skip
 
 
-def utilisation_charts(findings: list[Finding], site: Site) -> list[UtilisationChart]:
-    """The power, cooling and floor charts' data (charts without any bar are left out)."""
+def utilisation_charts(
+    findings: list[Finding], site: Site, links: FindingLinks | None = None
+) -> list[UtilisationChart]:
+    """The power, cooling and floor charts' data (charts without any bar are left out);
+    ``links``: where a bar's link to its finding goes (its own anchor when none is given)."""
     lookup = Lookup.of(site)
+    link = links or finding_anchor
     by_rule: dict[str, list[Finding]] = {}
     for f in findings:
         if f.status != "not_evaluated" and f.relation in ("≤", "<") and f.observed and f.limit:
@@ -208,7 +212,7 @@ def utilisation_charts(findings: list[Finding], site: Site) -> list[UtilisationC
     for chart, (title, description) in CHARTS.items():
         bars: list[UtilisationBar] = []
         for measure in (m for m in MEASURES if m.chart == chart):
-            bars += _bars(measure, by_rule, lookup)
+            bars += _bars(measure, by_rule, lookup, link)
         if not bars:
             continue
         shown = bars
@@ -231,7 +235,10 @@ def utilisation_charts(findings: list[Finding], site: Site) -> list[UtilisationC
 
 
 def _bars(
-    measure: Measure, by_rule: dict[str, list[Finding]], lookup: Lookup
+    measure: Measure,
+    by_rule: dict[str, list[Finding]],
+    lookup: Lookup,
+    link: Callable[[str, str, str], str],
 ) -> list[UtilisationBar]:
     groups: dict[str, dict[str, object]] = {}
     for scenario, codes in (("normal", measure.normal), ("failure", measure.failure)):
@@ -256,8 +263,8 @@ def _bars(
                 element=str(group["label"]),
                 measure=_(measure.measure),
                 members=f"{count} {words}",
-                normal=_utilisation(group.get("normal")),  # type: ignore[arg-type]
-                failure=_utilisation(group.get("failure")),  # type: ignore[arg-type]
+                normal=_utilisation(group.get("normal"), link),  # type: ignore[arg-type]
+                failure=_utilisation(group.get("failure"), link),  # type: ignore[arg-type]
                 failure_label=_(measure.failure_label) if measure.failure_label else "",
             )
         )
@@ -281,7 +288,7 @@ def _ratio(f: Finding) -> float | None:
     return observed / limit
 
 
-def _utilisation(f: Finding | None) -> Utilisation | None:
+def _utilisation(f: Finding | None, link: Callable[[str, str, str], str]) -> Utilisation | None:
     if f is None:
         return None
     ratio = _ratio(f)
@@ -295,5 +302,5 @@ def _utilisation(f: Finding | None) -> Utilisation | None:
         percent=percent,
         status=f.status,
         status_label=status_word(f.status),
-        anchor=finding_anchor(f.rule, f.entity_kind, f.entity_id),
+        anchor=link(f.rule, f.entity_kind, f.entity_id),
     )

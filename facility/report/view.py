@@ -28,7 +28,7 @@ from facility.model.document_control import DocumentControl
 from facility.model.site import Site
 from facility.model.source import Location
 from facility.model.waivers import Waiver
-from facility.report.anchors import finding_anchor, natural_key, rule_anchor, slug
+from facility.report.anchors import FindingLinks, finding_anchor, natural_key, rule_anchor, slug
 from facility.report.causes import CausesView, causes_view
 from facility.report.context import ReportInput
 from facility.report.coverage_view import (
@@ -78,6 +78,9 @@ def working(value: Value | None, kind: str) -> str:
 
 
 MAX_LISTED = 50  # entity ids listed per passed or not-evaluated rule; the rest are counted
+# Entities an HTML card of failing or waived findings lists; the rest are counted (the Markdown
+# lists every one): a campus's card of one rule and figures can hold 40,000 PDUs.
+MAX_CARD_ENTITIES = 100
 MAX_LOOPS = 40  # loops in the key figures' heat table
 
 
@@ -263,6 +266,7 @@ class FindingCard:
     waiver: WaiverView | None
     expired_waivers: list[WaiverView]
     fix: FixesView | None = None  # a failing card's fixes (facility.report.fixes_view)
+    more: str = ""  # "and 41,084 more racks…": the entities past the card's list, counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,8 +336,10 @@ class ReportView:
     causes: CausesView | None = None  # the root causes on the cover (None: nothing fails)
 
 
-def build_view(report: ReportInput) -> ReportView:
-    """The view model of ``report``: every string formatted, every list in a stable order."""
+def build_view(report: ReportInput, card_entities: int | None = None) -> ReportView:
+    """The view model of ``report``: every string formatted, every list in a stable order.
+    ``card_entities``: how many entities a card lists at most (the HTML report's
+    MAX_CARD_ENTITIES; None: every one), each link to an entity not listed made to its card."""
     result, site, ruleset = report.result, report.site, report.ruleset
     rules = {rule.code: rule for rule in ruleset.rules}
     texts = {rule.code: rule.spec.text(report.lang) for rule in ruleset.rules}
@@ -367,7 +373,19 @@ def build_view(report: ReportInput) -> ReportView:
             for fid in w.findings:
                 expired.setdefault(fid, []).append(w)
     failing = sorted((f for f in findings if f.status == "fail"), key=_finding_order)
-    cards = _cards(failing, rules, texts, applied, expired, lambda f: finding_fixes(report, f))
+    links = FindingLinks()
+    listing = _Listing(card_entities, links)
+    cards = _cards(
+        failing, rules, texts, applied, expired, listing, lambda f: finding_fixes(report, f)
+    )
+    waived = _cards(
+        sorted((f for f in findings if f.status == "waived"), key=_finding_order),
+        rules,
+        texts,
+        applied,
+        expired,
+        listing,
+    )
     areas = []
     for area in AREAS:
         area_cards = [c for c in cards if c.area == area]
@@ -378,20 +396,14 @@ def build_view(report: ReportInput) -> ReportView:
         title=_("Readiness report: %(site)s") % {"site": site.info.name},
         header=header,
         verdict=_verdict(result, cards),
-        key_figures=_key_figures(report, findings),
-        floor_plan=floor_plan(site, findings),
+        key_figures=_key_figures(report, findings, links),
+        floor_plan=floor_plan(site, findings, links),
         areas=areas,
         failures=failure_section(report),
         not_evaluated=_not_evaluated(findings, texts, site),
         coverage=coverage_lines(result.coverage),
         scope=scope_view(result, site.info.notes, site.info.design_intent),
-        waived=_cards(
-            sorted((f for f in findings if f.status == "waived"), key=_finding_order),
-            rules,
-            texts,
-            applied,
-            expired,
-        ),
+        waived=waived,
         waivers=sorted(
             (w for w in waivers if w.state != "applied"),
             key=lambda w: (w.state, w.rule, natural_key(w.entity), w.where),
@@ -419,7 +431,7 @@ def build_view(report: ReportInput) -> ReportView:
             signers=_signers(site.info.document),
         ),
         paper=PAPER_SIZES[report.presentation.paper],
-        causes=causes_view(report),
+        causes=causes_view(report, links),
     )
 
 
@@ -595,7 +607,7 @@ def _verdict(result: AuditResult, cards: list[FindingCard]) -> Verdict:
     )
 
 
-def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
+def _key_figures(report: ReportInput, findings: list[Finding], links: FindingLinks) -> KeyFigures:
     site, account = report.site, report.result.account
     types = Counter(rack.type.id for rack in site.racks)
     mix = ", ".join(
@@ -657,7 +669,7 @@ def _key_figures(report: ReportInput, findings: list[Finding]) -> KeyFigures:
         lines,
         loops,
         loops_note,
-        utilisation_charts(findings, site),
+        utilisation_charts(findings, site, links),
         worst_single_failure(report.failures),
         power_account_lines(report.result.power_account),
     )
@@ -709,12 +721,21 @@ def _title(f: Finding, texts: dict[str, RuleText]) -> str:
     return text.title if text is not None else f.title
 
 
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """How many entities a card lists (None: all), and where links to the others go."""
+
+    limit: int | None
+    links: FindingLinks
+
+
 def _cards(
     findings: list[Finding],
     rules: dict[str, Rule],
     texts: dict[str, RuleText],
     applied: dict[str, WaiverView],
     expired: dict[str, list[WaiverView]],
+    listing: _Listing,
     fix_of: Callable[[Finding], FixesView | None] | None = None,
 ) -> list[FindingCard]:
     """Findings grouped into cards: same rule, status, numbers, working and waiver."""
@@ -731,7 +752,7 @@ def _cards(
     cards = []
     for members in groups.values():
         code = members[0].rule
-        card = _card(members, rules.get(code), texts.get(code), applied, expired)
+        card = _card(members, rules.get(code), texts.get(code), applied, expired, listing)
         if fix_of is not None:  # identical figures: the first member's fixes are the card's
             card = dataclasses.replace(card, fix=fix_of(members[0]))
         cards.append(card)
@@ -746,16 +767,27 @@ def _card(
     text: RuleText | None,
     applied: dict[str, WaiverView],
     expired: dict[str, list[WaiverView]],
+    listing: _Listing,
 ) -> FindingCard:
     f = members[0]
+    anchor = f"card-{slug(f.rule)}--{slug(f.entity_kind)}--{slug(f.entity_id)}"
+    n = len(members)
+    shown = n if listing.limit is None else min(n, listing.limit)
     places: dict[str, list[EntityRef]] = {}
-    for m in members:
+    for m in members[:shown]:
         ref = EntityRef(m.entity_id, finding_anchor(m.rule, m.entity_kind, m.entity_id))
         places.setdefault(_where(m), []).append(ref)
+    for m in members[shown:]:  # counted, not listed: links to them land on the card
+        listing.links.unlisted(finding_anchor(m.rule, m.entity_kind, m.entity_id), anchor)
+    more = ""
+    if shown < n:
+        more = _("and %(n)s more %(kind)s; the Markdown and JSON results list every one") % {
+            "n": f"{n - shown:,}",
+            "kind": counted_kind_word(f.entity_kind, n - shown),
+        }
     spec = rule.spec if rule is not None else None
-    n = len(members)
     return FindingCard(
-        anchor=f"card-{slug(f.rule)}--{slug(f.entity_kind)}--{slug(f.entity_id)}",
+        anchor=anchor,
         rule=f.rule,
         name=f.name,
         title=text.title if text is not None else f.title,
@@ -783,6 +815,7 @@ def _card(
         single_failure=bool(spec and "single-failure" in spec.tags),
         waiver=applied.get(f.id),
         expired_waivers=list(expired.get(f.id, ())),
+        more=more,
     )
 
 
