@@ -62,9 +62,9 @@ class _Order:
     position: dict[str, int]
 
     def runs(self, group: list[str]) -> str:
-        """``A01 … A08, B03`` as :func:`~facility.report.entity_runs.compressed` writes it, in
-        time of the group's size (a campus's rule judges 10,000 entities; a diff may have
-        thousands of rows)."""
+        """``A01 … A08, B03`` as :func:`~facility.report.entity_runs.compressed` writes it
+        without a limit (a diff names every entity that changed), in time of the group's size
+        (a campus's rule judges 10,000 entities; a diff may have thousands of rows)."""
         spans: list[list[int]] = []
         for at in sorted(self.position[i] for i in group):
             if spans and at == spans[-1][1] + 1:

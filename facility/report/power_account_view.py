@@ -4,7 +4,7 @@ every report that shows it (terminal key figures, HTML and Markdown key figures)
 from __future__ import annotations
 
 from facility.engine.power_account import PowerAccount
-from facility.report.coverage_view import AccountLine
+from facility.report.coverage_view import MAX_PARTS, AccountLine
 from facility.report.i18n import _
 from facility.report.quantities import format_quantity
 from facility.report.words import list_separator
@@ -23,6 +23,15 @@ _KIND_WORDS = {
 
 def _power(value: float) -> str:
     return format_quantity(value, "power")
+
+
+def _capped(items: list[str], separator: str) -> str:
+    """The first MAX_PARTS of ``items`` joined, the rest counted: a campus has 1,000s of
+    sources (the JSON result names every one)."""
+    shown = separator.join(items[:MAX_PARTS])
+    if len(items) > MAX_PARTS:
+        shown += separator + _("%(n)s more") % {"n": f"{len(items) - MAX_PARTS:,}"}
+    return shown
 
 
 def _group(word: str, amounts: dict[str, float]) -> str:
@@ -53,14 +62,14 @@ def power_account_lines(account: PowerAccount | None) -> list[AccountLine]:
             _("losses %(total)s (%(each)s)")
             % {
                 "total": _power(account.losses),
-                "each": list_separator().join(f"{k} {_power(v)}" for k, v in losses.items()),
+                "each": _capped([f"{k} {_power(v)}" for k, v in losses.items()], list_separator()),
             }
         )
     notes = []
     if account.losses_unknown:
         notes.append(
             _("losses not counted of %(ids)s: no efficiency")
-            % {"ids": ", ".join(account.losses_unknown)}
+            % {"ids": _capped(list(account.losses_unknown), ", ")}
         )
     if account.unknown_racks:
         notes.append(
@@ -108,7 +117,7 @@ def power_account_lines(account: PowerAccount | None) -> list[AccountLine]:
                 "power_sources",
                 _("Delivered by each source (normal operation)"),
                 _power(sum(s.real or 0.0 for s in account.sources)),
-                list_separator().join(each),
+                _capped(each, list_separator()),
                 "",
                 "",
             )

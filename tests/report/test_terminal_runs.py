@@ -34,3 +34,25 @@ def test_hall_b3_fits_one_screen_and_names_every_failing_entity(hall_b3: ReportI
     assert out.rstrip().endswith(
         "verdict: NOT READY — checks: 107 failed, 306 passed, 34 not evaluated, 0 waived"
     )
+
+
+def test_a_list_of_many_runs_names_the_first_parts_and_counts_the_rest() -> None:
+    # A campus's cause of 41,184 PDUs in 5,000 runs was one 117 kB line (issue 21)
+    from facility.report.entity_runs import MAX_RUN_PARTS, compressed, expanded
+
+    order = [f"R{n:03d}" for n in range(1, 301)]
+    group = order[0::2]  # every other entity: 150 runs of one
+    text = compressed(group, order)
+    named, _, rest = text.rpartition(" and ")
+    assert named.split(", ") == group[:MAX_RUN_PARTS]
+    assert rest == f"{150 - MAX_RUN_PARTS} more"  # every entity named or counted
+    # runs of three count as one part each: 12 runs named, each of its three entities
+    triples = [e for n, e in enumerate(order) if n % 4 != 3]  # 75 runs of three
+    text = compressed(triples, order)
+    head, _, rest = text.rpartition(" and ")
+    assert expanded(head, order) == triples[: 3 * MAX_RUN_PARTS]
+    assert rest == f"{len(triples) - 3 * MAX_RUN_PARTS} more"
+    assert "more" not in compressed(group, order, limit=None)
+    assert compressed(order[: MAX_RUN_PARTS * 2 : 2], order) == ", ".join(
+        order[: MAX_RUN_PARTS * 2 : 2]
+    )
