@@ -9,6 +9,7 @@ rack's tooltip; every text is escaped. The page shows a table with the same data
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -292,18 +293,69 @@ def _compact_plan(plan: FloorPlan) -> Markup:
         _plan_patterns(p),
         *out_legend,
     ]
+    tiles: set[str] = set()  # the statuses drawn as runs: each needs its tile
+    body = []
     for row, (bx, by) in zip(plan.rows, places, strict=True):
-        out.append(
+        body.append(
             f'<text x="{_num(bx)}" y="{_num(by + cell / 2 + font / 3)}" class="element" '
             f'style="font-size:{_num(font)}px"><title>{escape(row.label)}</title>'
             f"{escape(clip(row.label, label_chars))}</text>"
         )
-        for rack in row.racks:
-            rx = bx + label_w + rack.column * pitch
-            ry = by + rack.line * pitch
-            out.append(_square(rack.status, rx, ry, p, cell))
+        for status, line, column, length in _runs(row.racks):
+            rx = bx + label_w + column * pitch
+            ry = by + line * pitch
+            if length == 1:
+                body.append(_square(status, rx, ry, p, cell))
+                continue
+            tiles.add(status)  # the same squares, one element: a campus has 100,000 racks
+            body.append(
+                f'<rect class="run" data-racks="{length}" transform="translate({_num(rx)} '
+                f'{_num(ry)})" x="-{_STROKE_OUT}" y="-{_STROKE_OUT}" '
+                f'width="{_num((length - 1) * pitch + cell + 2 * _STROKE_OUT)}" '
+                f'height="{_num(cell + 2 * _STROKE_OUT)}" fill="url(#{p}-run-{status})"/>'
+            )
+    out.append(_run_tiles(p, sorted(tiles), cell, pitch))
+    out += body
     out.append("</svg>")
     return Markup("\n".join(out))
+
+
+def _runs(racks: list[FloorRack]) -> list[tuple[str, int, int, int]]:
+    """(status, line, first column, length) of each stretch of side-by-side racks of one
+    status, in drawing order."""
+    found: list[list[Any]] = []
+    for rack in sorted(racks, key=lambda r: (r.line, r.column)):
+        last = found[-1] if found else None
+        if (
+            last is not None
+            and last[0] == rack.status
+            and last[1] == rack.line
+            and last[2] + last[3] == rack.column
+        ):
+            last[3] += 1
+        else:
+            found.append([rack.status, rack.line, rack.column, 1])
+    return [(status, line, column, length) for status, line, column, length in found]
+
+
+_STROKE_OUT = 0.6  # how far a square's stroke (1.2 px) reaches outside it
+
+
+def _run_tiles(p: str, statuses: list[str], cell: float, pitch: float) -> str:
+    """One tile per status a run is drawn in: the compact plan's square with its stroke,
+    repeated every ``pitch`` from where the run's rect starts (a square's stroke and its
+    neighbour's overlap by 0.2 px in the plan; the tile keeps the left one's)."""
+    if not statuses:
+        return ""
+    out = _STROKE_OUT
+    tiles = []
+    for status in statuses:
+        tiles.append(
+            f'<pattern id="{p}-run-{status}" x="-{out}" y="-{out}" width="{_num(pitch)}" '
+            f'height="{_num(cell + 2 * out)}" patternUnits="userSpaceOnUse">'
+            f"{_square(status, out, out, p, cell)}</pattern>"
+        )
+    return "<defs>" + "".join(tiles) + "</defs>"
 
 
 def _letter(status: str, letter: str, x: float, y: float, size: int) -> str:
