@@ -210,9 +210,7 @@ def test_a_compact_plan_draws_squares_only_and_claims_no_loops(plan: FloorPlan) 
     assert not [line for line in svg.iter(f"{SVG}line") if line.get("class") == "loop-mark"]
     assert not [t for t in _legend_texts(svg) if t.startswith("TCS-")]
     in_tiles = {id(r) for t in svg.iter(f"{SVG}pattern") for r in t.iter(f"{SVG}rect")}
-    squares = [
-        r for r in svg.iter(f"{SVG}rect") if r.get("width") == "7" and id(r) not in in_tiles
-    ]
+    squares = [r for r in svg.iter(f"{SVG}rect") if r.get("width") == "7" and id(r) not in in_tiles]
     runs = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "run"]
     # side-by-side racks of one status are one element, its squares drawn by a tile
     assert len(squares) + sum(int(r.get("data-racks", "0")) for r in runs) == 20
