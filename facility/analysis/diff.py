@@ -266,11 +266,88 @@ class _BadEntry(Exception):
         self.index, self.error = index, error
 
 
-def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
+class Tally:
+    """The findings of each status read so far, against what the result's ``counts`` say: a
+    result holds exactly the findings it counts, and at most :data:`MAX_RESULT_FINDINGS` (a
+    run of the compact layout names an entity in a few bytes, so a file's size alone does not
+    bound what it stands for)."""
+
+    __slots__ = ("counts", "read")
+
+    def __init__(self, counts: Mapping[str, Any]) -> None:
+        self.counts: dict[str, int] = {status: counts[status] for status in _COUNTED}
+        self.read = dict.fromkeys(self.counts, 0)
+
+    def too_many(self) -> Message | None:
+        """Why ``counts`` cannot be read, or None."""
+        total = sum(self.counts.values())
+        if total <= MAX_RESULT_FINDINGS:
+            return None
+        return Message(
+            "counts give %(total)s findings; facility reads at most %(limit)s from a result",
+            total=format(total, ","),
+            limit=format(MAX_RESULT_FINDINGS, ","),
+        )
+
+    def add(self, status: str, number: int = 1) -> Message | None:
+        """Count ``number`` more findings of ``status``; why that is more than ``counts``
+        gives, or None."""
+        read = self.read[status] = self.read[status] + number
+        if read <= self.counts[status]:
+            return None
+        return Message(
+            "more findings of status %(status)s than counts.%(status)s gives (%(count)s)",
+            status=status,
+            count=format(self.counts[status], ","),
+        )
+
+    def short(self) -> tuple[str, Message] | None:
+        """Once every finding is read: the count (its key) the findings fall short of, or None."""
+        for status, count in self.counts.items():
+            if self.read[status] != count:
+                message = Message(
+                    "counts.%(status)s gives %(count)s; the result holds %(read)s",
+                    status=status,
+                    count=format(count, ","),
+                    read=format(self.read[status], ","),
+                )
+                return status, message
+        return None
+
+
+_COUNTED = ("fail", "pass", "not_evaluated", "waived")  # each a status and its key in counts
+MAX_RESULT_FINDINGS = 10_000_000  # a 100,000-rack campus's result: about 3.6 million
+
+
+def _tallied(data: dict[str, Any]) -> Tally | None:
+    """The ``counts`` of a result, to tally its findings against; None when they are not
+    counts (_Result then names what is wrong with them among the rest)."""
+    try:
+        counts = _Counts.model_validate(data.get("counts")).model_dump(by_alias=True)
+    except ValidationError:
+        return None
+    tally = Tally(counts)
+    problem = tally.too_many()
+    if problem is not None:
+        raise _Unreadable(("counts",), problem)
+    return tally
+
+
+def _tally(tally: Tally | None, status: Any, number: int, index: int) -> None:
+    if (
+        tally is not None and status in tally.counts
+    ):  # another status is named by the finding's own check
+        problem = tally.add(status, number)
+        if problem is not None:
+            raise _Unreadable(("findings", index, "status"), problem)
+
+
+def full_findings(data: dict[str, Any], tally: Tally | None = None) -> list[dict[str, Any]]:
     """A compact result's findings written out as a full result writes them: the rule's name,
     title, area and severity from ``rules``, the entity from the id, the figures from
     ``figures`` (shared, not copied); a full result's as they are. ValidationError, or
-    :class:`_Unreadable` for a reference to nothing, names the field where it is written."""
+    :class:`_Unreadable` for a reference to nothing or for more findings than ``tally``'s
+    counts give, names the field where it is written."""
     if data.get("detail") != "compact":
         return list(data.get("findings", []))
     _Compact.model_validate(data)
@@ -293,6 +370,7 @@ def full_findings(data: dict[str, Any]) -> list[dict[str, Any]]:
         if f["figures"] >= len(figures):
             problem = Message("no such entry in figures")
             raise _Unreadable(("findings", index, "figures"), problem)
+        _tally(tally, f["status"], len(named), index)  # before a run's millions are written
         source = f.get("source")
         if isinstance(source, dict) and source.get("file") is None:
             source = _in_site_file(source, site_file)
@@ -327,9 +405,17 @@ def checked_result(data: dict[str, Any], path: Path) -> dict[str, Any]:
     """``data`` if it has the shape of a JSON result, else InputError naming each field; a
     compact result comes back with its findings written out (:func:`full_findings`)."""
     try:
+        tally = _tallied(data)
         if data.get("detail") == "compact":
-            data = {**data, "findings": full_findings(data)}
-        _Result.model_validate(data)
+            data = {**data, "findings": full_findings(data, tally)}
+            _Result.model_validate(data)
+        else:
+            _Result.model_validate(data)  # each finding checked before it is counted
+            for index, f in enumerate(data["findings"]):
+                _tally(tally, f["status"], 1, index)
+        short = None if tally is None else tally.short()
+        if short is not None:
+            raise _Unreadable(("counts", short[0]), short[1])
     except _BadEntry as exc:
         raise InputError(_invalid(path, exc.error, ("findings", exc.index))) from None
     except _Unreadable as exc:

@@ -31,6 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from facility.analysis.diff import (
+    Tally,
     _Compact,
     _CompactFinding,
     _CompactRun,
@@ -117,6 +118,7 @@ class StreamedResult:
         last = self.findings_at + self.count
         where = str(self.path)
         read = 0
+        tally = Tally(self.head["counts"])
         with self.path.open("rb") as file:
             for number, raw in enumerate(file, 1):
                 digest.update(raw)
@@ -124,10 +126,19 @@ class StreamedResult:
                 if read > self.size:
                     break
                 if self.findings_at <= number < last:
-                    yield from self._entries(raw, number, number - self.findings_at, where)
+                    index = number - self.findings_at
+                    for entry in self._entries(raw, number, index, where):
+                        problem = tally.add(entry[1])
+                        if problem is not None:
+                            at = Location(where, number, 5)
+                            raise _unreadable(at, ("findings", index, "status"), problem)
+                        yield entry
         if read != self.size or digest.hexdigest() != self.digest:
             problem = Message("the file changed while it was read")
             raise InputError([Problem(Location(where, 0, 0), "", problem)])
+        short = tally.short()
+        if short is not None:  # where the whole-file reader names it
+            raise _unreadable(Location(where, 1, 1), ("counts", short[0]), short[1])
 
     def _entries(self, raw: bytes, number: int, index: int, where: str) -> Iterator[Entry]:
         """The findings of one line: one, or each of a run's (facility-result/3)."""
@@ -226,8 +237,7 @@ class StreamedResult:
         elif figures >= len(self.margins):
             place, problem = (*place, "figures"), Message("no such entry in figures")
         if problem is not None:
-            message = Message("not a facility result: %(problem)s", problem=problem)
-            raise InputError([Problem(at, field_name(place), message)])
+            raise _unreadable(at, place, problem)
         try:
             _Entity.model_validate({"kind": kind, "id": entity})
         except ValidationError as exc:
@@ -244,6 +254,15 @@ class StreamedResult:
     def _parse_figures(self, index: int) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.figure_lines[index].decode(), **_HOOKS)
         return data
+
+
+def _unreadable(at: Location, place: tuple[str | int, ...], problem: Message) -> InputError:
+    message = Message("not a facility result: %(problem)s", problem=problem)
+    return InputError([Problem(at, field_name(place), message)])
+
+
+class _Refused(InputError):
+    """A result refused in the first pass, not read whole instead (see :class:`Tally`)."""
 
 
 def _located(exc: ValidationError, at: Location, place: tuple[str | int, ...]) -> InputError:
@@ -294,6 +313,8 @@ def open_result(path: Path, limit: int) -> StreamedResult:
             raise NotLaidOut
         with path.open("rb") as file:
             return _FirstPass(path, file, limit).result()
+    except _Refused:
+        raise
     except (OSError, ValueError, InputError) as exc:  # UnicodeDecodeError is a ValueError
         raise NotLaidOut from exc
 
@@ -424,6 +445,11 @@ class _FirstPass:
             raise NotLaidOut  # a member that could stand in for another written out
         if not compact and self.figure_lines:
             raise NotLaidOut
+        too_many = Tally(data["counts"]).too_many()
+        if too_many is not None:  # read whole, the file would be held first
+            raise _Refused(
+                _unreadable(Location(str(self.path), 1, 1), ("counts",), too_many).problems
+            )
         return StreamedResult(
             self.path,
             data,

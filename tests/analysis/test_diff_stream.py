@@ -370,3 +370,82 @@ def test_a_generated_campus_pair_diffs_as_in_memory(tmp_path: Path) -> None:
         streamed = diff_states(old, new, None)
         assert streamed.streamed == 2 and len(streamed.resolved) + len(streamed.new_failures)
         assert _outputs(streamed) == _outputs(_in_memory(old, new))
+
+
+# --- a result holds the findings it counts (the runs' amplification bounded) ----------------
+
+
+def _run_line_grown(line: str, extra: int) -> str:
+    """A run line with ``extra`` more entities named (in order): a few bytes, a finding each."""
+    named = "".join(f',"Z{n:06}"' for n in range(extra))
+    return line.replace('"entities":["B3"', '"entities":["B3"' + named, 1)
+
+
+@pytest.mark.parametrize("laid_out", [True, False], ids=["streamed", "whole"])
+def test_a_run_naming_more_findings_than_counts_is_refused_at_its_line(
+    results: dict[str, Path], tmp_path: Path, laid_out: bool
+) -> None:
+    # A run names an entity in 10 bytes: 200,000 of them (2 MB) stand for 200,000 findings,
+    # more than the result counts. Refused at the run, before it is written out.
+    path, line, index = _spoiled(results, tmp_path, lambda text: _run_line_grown(text, 200_000))
+    if not laid_out:
+        path = _reformatted(path, tmp_path / "minified.json", separators=(",", ":"))
+    passing = json.loads(results["hall"].read_text(encoding="utf-8"))["counts"]["pass"]
+    result = runner.invoke(app, ["diff", str(path), str(results["planned"])])
+    assert result.exit_code == 2, result.output
+    where = f"{path}:{line}:5" if laid_out else f"{path}:1:1"
+    message = f"more findings of status pass than counts.pass gives ({passing:,})"
+    assert f"error: {where}: findings[{index}].status: not a facility result: {message}" in (
+        result.stderr
+    ), result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("laid_out", [True, False], ids=["streamed", "whole"])
+@pytest.mark.parametrize(("status", "by"), [("fail", 1), ("pass", -1), ("waived", 2)])
+def test_counts_that_differ_from_the_findings_are_refused(
+    results: dict[str, Path], tmp_path: Path, laid_out: bool, status: str, by: int
+) -> None:
+    # Counts are what the summary and the verdict's readers trust: a result whose counts do
+    # not tally with its findings (edited by hand) is not one facility wrote.
+    text = results["hall"].read_text(encoding="utf-8")
+    held = json.loads(text)["counts"][status]
+    count = f'\n    "{status}": {held},\n'  # the line of the head's counts
+    assert text.count(count) == 1
+    path = tmp_path / "counted.json"
+    path.write_text(text.replace(count, f'\n    "{status}": {held + by},\n'), encoding="utf-8")
+    if laid_out:
+        assert open_result(path, diff.RESULT_LIMIT).count > 0
+    else:
+        path = _reformatted(path, tmp_path / "indented.json", indent=4)
+    result = runner.invoke(app, ["diff", str(path), str(results["planned"])])
+    assert result.exit_code == 2, result.output
+    if by > 0:  # found short once every finding is read
+        message = f"counts.{status} gives {held + by:,}; the result holds {held:,}"
+        assert f"error: {path}:1:1: counts.{status}: not a facility result: {message}" in (
+            result.stderr
+        ), result.stderr
+    else:  # at the first finding beyond the count
+        message = f"more findings of status {status} than counts.{status} gives ({held + by:,})"
+        assert f".status: not a facility result: {message}" in result.stderr, result.stderr
+        assert f"error: {path}:{'' if laid_out else '1:1: '}" in result.stderr
+
+
+def test_counts_beyond_what_facility_reads_are_refused_before_the_file_is_read_whole(
+    results: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def whole(path: Path) -> None:
+        raise AssertionError(f"{path} was read whole")
+
+    total = sum(
+        json.loads(results["hall"].read_text(encoding="utf-8"))["counts"][status]
+        for status in ("fail", "pass", "not_evaluated", "waived")
+    )
+    monkeypatch.setattr(diff, "MAX_RESULT_FINDINGS", total - 1)  # the bound, scaled down
+    monkeypatch.setattr(diff, "_read_json_and_digest", whole)
+    result = runner.invoke(app, ["diff", str(results["hall"]), str(results["planned"])])
+    assert result.exit_code == 2, result.output
+    assert (
+        f"counts: not a facility result: counts give {total:,} findings; facility reads at "
+        f"most {total - 1:,} from a result"
+    ) in result.stderr, result.stderr
