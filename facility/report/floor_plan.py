@@ -23,6 +23,9 @@ from facility.report.i18n import N_, _, ngettext
 
 DETAILED_LIMIT = 1500  # above this many racks the plan drops letters and links (file size)
 MAX_ATTENTION = 50  # rack ids listed per row in the text equivalent
+MAX_TABLE_ROWS = 200  # rows the HTML report's table lists (a campus has thousands)
+MAX_NAMED = 24  # zones and loops the plan's description names
+MAX_UNPLACED = 50  # loops' CDUs and rooms' air units a bounded report lists beside the plan
 WRAP = 48  # racks without a position wrap after this many squares
 
 # status key, letter, words (marked for translation), from worst to best
@@ -118,6 +121,25 @@ class FloorPlan:
     zones: list[str] = field(default_factory=list)  # zone ids drawn, in order
     unplaced: list[Unplaced] = field(default_factory=list)  # CDUs and air units
     description: str = ""  # the plan in one sentence: its text alternative
+    # The rows a bounded table lists (every row when not bounded) and the totals of the rest
+    listed: list[FloorRow] = field(default_factory=list)
+    rest: RowTotals | None = None
+    # The unplaced groups a bounded report lists, and what it says of the others ("" if none)
+    unplaced_listed: list[Unplaced] = field(default_factory=list)
+    unplaced_more: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RowTotals:
+    """The rows a bounded table does not list, summed: each column's total over them."""
+
+    label: str  # "and 8,634 more rows"
+    racks: int
+    errors: int
+    warnings: int
+    not_evaluated: int
+    waived: int
+    passed: int
 
 
 def _status(f: Finding) -> str:
@@ -127,11 +149,16 @@ def _status(f: Finding) -> str:
 
 
 def floor_plan(
-    site: Site, findings: list[Finding], links: FindingLinks | None = None
+    site: Site,
+    findings: list[Finding],
+    links: FindingLinks | None = None,
+    table_rows: int | None = None,
 ) -> FloorPlan | None:
     """Racks by row and position with their worst status; None for a site without racks.
     ``links``: where a rack's link to its first failing finding goes (its own anchor when
-    none is given)."""
+    none is given). ``table_rows``: how many rows the table of its figures lists at most
+    (:func:`_bounded`; None: every row, and every loop's CDUs and room's air units; else at
+    most MAX_UNPLACED of those)."""
     if not site.racks:
         return None
     pdu_rack = {pdu_id: pdu.rack for pdu_id, pdu in site.pdus.items()}
@@ -162,6 +189,16 @@ def floor_plan(
     loops = _loops(site)
     zones = sorted({r.zone for r in site.racks if r.zone}, key=natural_key)
     unplaced = _unplaced(site)
+    listed, rest = _bounded(plan_rows, table_rows)
+    unplaced_listed = unplaced if table_rows is None else unplaced[:MAX_UNPLACED]
+    more = len(unplaced) - len(unplaced_listed)
+    unplaced_more = ""
+    if more:
+        unplaced_more = ngettext(
+            "and %(n)s more loop or room; the Markdown report lists every one",
+            "and %(n)s more loops and rooms; the Markdown report lists every one",
+            more,
+        ) % {"n": f"{more:,}"}
     return FloorPlan(
         plan_rows,
         legend,
@@ -172,7 +209,41 @@ def floor_plan(
         zones,
         unplaced,
         _description(len(site.racks), len(plan_rows), zones, loops, unplaced),
+        listed,
+        rest,
+        unplaced_listed,
+        unplaced_more,
     )
+
+
+def _bounded(rows: list[FloorRow], limit: int | None) -> tuple[list[FloorRow], RowTotals | None]:
+    """Every row, when there are at most ``limit``; else, in their order, the rows with a rack
+    to attend to (failing, not evaluated or waived), at most ``limit``, and the others summed:
+    a campus's rows where every rack passes are one line, and the totals still add up."""
+    if limit is None or len(rows) <= limit:
+        return rows, None
+    listed = [r for r in rows if r.errors or r.warnings or r.not_evaluated or r.waived][:limit]
+    shown = {id(r) for r in listed}
+    rest = [r for r in rows if id(r) not in shown]
+    more = len(rest)
+    label = ngettext("and %(n)s more row", "and %(n)s more rows", more) % {"n": f"{more:,}"}
+    return listed, RowTotals(
+        label,
+        sum(len(r.racks) for r in rest),
+        sum(r.errors for r in rest),
+        sum(r.warnings for r in rest),
+        sum(r.not_evaluated for r in rest),
+        sum(r.waived for r in rest),
+        sum(r.passed for r in rest),
+    )
+
+
+def _named(ids: list[str]) -> str:
+    """At most MAX_NAMED ids, then how many more (a campus's description named 5,248 zones)."""
+    shown = ", ".join(ids[:MAX_NAMED])
+    if len(ids) <= MAX_NAMED:
+        return shown
+    return _("%(ids)s and %(n)s more") % {"ids": shown, "n": f"{len(ids) - MAX_NAMED:,}"}
 
 
 def _loops(site: Site) -> list[LoopKey]:
@@ -224,9 +295,9 @@ def _description(
         }
     ]
     if zones:
-        sentences.append(_("Floor zones: %(zones)s.") % {"zones": ", ".join(zones)})
+        sentences.append(_("Floor zones: %(zones)s.") % {"zones": _named(zones)})
     if loops:
-        sentences.append(_("TCS loops: %(loops)s.") % {"loops": ", ".join(k.loop for k in loops)})
+        sentences.append(_("TCS loops: %(loops)s.") % {"loops": _named([k.loop for k in loops])})
     if unplaced:
         sentences.append(
             _(

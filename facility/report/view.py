@@ -336,10 +336,14 @@ class ReportView:
     causes: CausesView | None = None  # the root causes on the cover (None: nothing fails)
 
 
-def build_view(report: ReportInput, card_entities: int | None = None) -> ReportView:
+def build_view(
+    report: ReportInput, card_entities: int | None = None, table_rows: int | None = None
+) -> ReportView:
     """The view model of ``report``: every string formatted, every list in a stable order.
     ``card_entities``: how many entities a card lists at most (the HTML report's
-    MAX_CARD_ENTITIES; None: every one), each link to an entity not listed made to its card."""
+    MAX_CARD_ENTITIES; None: every one), each link to an entity not listed made to its card.
+    ``table_rows``: how many rows the floor plan's table lists at most (the HTML report's
+    MAX_TABLE_ROWS; None: every one)."""
     result, site, ruleset = report.result, report.site, report.ruleset
     rules = {rule.code: rule for rule in ruleset.rules}
     texts = {rule.code: rule.spec.text(report.lang) for rule in ruleset.rules}
@@ -397,7 +401,7 @@ def build_view(report: ReportInput, card_entities: int | None = None) -> ReportV
         header=header,
         verdict=_verdict(result, cards),
         key_figures=_key_figures(report, findings, links),
-        floor_plan=floor_plan(site, findings, links),
+        floor_plan=floor_plan(site, findings, links, table_rows),
         areas=areas,
         failures=failure_section(report),
         not_evaluated=_not_evaluated(findings, texts, site),
