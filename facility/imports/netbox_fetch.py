@@ -18,12 +18,13 @@ is recorded in :attr:`Snapshot.unavailable`, not an error.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from facility.imports.netbox_snapshot import Obj, Snapshot
 from facility.messages import Join, Message
@@ -44,6 +45,7 @@ LISTED = 20  # sites, regions, locations or tenants an error lists at most
 COOLING_SINCE = (4, 7)  # the NetBox release with cooling sources and cooling feeds
 _COOLING = ("cooling_sources", "cooling_feeds")
 _SLUG = re.compile(r"[-A-Za-z0-9_]{1,100}")  # Django's slug, at NetBox's length
+_NEXT = re.compile(rb'"next"\s*:\s*(?:null|("(?:[^"\\]|\\.)*"))')  # a page's next link
 _VERSION = re.compile(r"\s*[vV]?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # What a malformed answer raises inside pynetbox or our reading of it (a missing key, a
@@ -690,6 +692,8 @@ def _pinned_session(home: tuple[str, str, int], where: str) -> Any:
             self.bytes_left = MAX_BYTES
             self.path = "/"  # of the request in flight, for messages (never the query)
             self.redirecting = False
+            # next link -> the URLs of its listing's pages so far (a link back to one: a loop)
+            self.listings: dict[str, set[str]] = {}
 
         def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
             kwargs["stream"] = True  # read here, in chunks, never all at once
@@ -704,6 +708,7 @@ def _pinned_session(home: tuple[str, str, int], where: str) -> Any:
             kwargs["stream"] = True
             response = super().send(request, allow_redirects=False, **kwargs)
             self.read(response)
+            self.follow_listing(request.url, response.content)
             if not (follow and response.is_redirect):
                 return response
             self.redirecting = True
@@ -744,6 +749,30 @@ def _pinned_session(home: tuple[str, str, int], where: str) -> Any:
                     **shown,
                 )
             )
+
+        def follow_listing(self, url: str, body: bytes) -> None:
+            """Refuse a page whose next link leads back to a page of its listing already read
+            (the same page, the first): its pages would never end. Each page's ``next`` is
+            read from the head of its body, where NetBox writes it."""
+            found = _NEXT.search(body, 0, 4096)
+            pages = self.listings.pop(url, None) or {url}
+            if found is None or found.group(1) is None:
+                return
+            try:
+                following = urljoin(url, json.loads(found.group(1)))
+            except ValueError:  # not a JSON text: what reads the page says what is wrong
+                return
+            if following in pages:
+                raise FetchError(
+                    Message(
+                        "NetBox at %(url)s answered %(path)s with a next link to a page it had "
+                        "already sent: refused, its pages would never end",
+                        url=where,
+                        path=self.path,
+                    )
+                )
+            pages.add(following)
+            self.listings[following] = pages
 
         def check_time(self) -> float:
             """Seconds left of the import; raises when none are."""

@@ -93,6 +93,36 @@ def test_a_next_link_to_another_origin_is_refused(tmp_path: Path, other: Server)
     assert other.requests == []  # B never heard from us, so never saw the token
 
 
+@pytest.mark.parametrize("back", ["same page", "first page"])
+def test_a_next_link_back_to_a_page_already_sent_is_refused(tmp_path: Path, back: str) -> None:
+    # A NetBox (or a proxy before it) whose pages link back to one already read would be read
+    # until the import's byte or time bound ran out, with a message about bytes or time.
+    def looping(handler: Handler, box: Server) -> bool:
+        if not handler.path.startswith("/api/dcim/racks/"):
+            return False
+        path, _, query = handler.path.partition("?")
+        params = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+        offset = int(params.get("offset", "0"))
+        params["offset"] = str(offset if back == "same page" else 0)
+        params["limit"] = "1"
+        link = f"{box.url}{path}?" + "&".join(f"{k}={v}" for k, v in params.items())
+        results = [{"id": 900 + offset, "name": f"R{offset}"}]
+        send_json(handler, {"count": 99, "next": link, "previous": None, "results": results})
+        return True
+
+    with serve(FakeNetBox(override=looping)) as netbox:
+        result, out = _import(netbox.url, tmp_path)
+    text = _bad_input(result, out)
+    assert (
+        f"error: NetBox at {netbox.url} answered /api/dcim/racks/ with a next link to a page it had "
+        "already sent: refused, its pages would never end"
+    ) in text
+    racks = [path for path, _ in netbox.requests if path.startswith("/api/dcim/racks/")]
+    # pynetbox asks for the count (limit=0), then the rest (offset=1), then follows next
+    # links: refused at the first page whose link leads back, before it is asked again
+    assert len(racks) == 3 and len(set(racks)) == 3
+
+
 @pytest.mark.parametrize("code", [301, 302, 303, 307, 308])
 def test_a_redirect_to_another_origin_is_refused(tmp_path: Path, other: Server, code: int) -> None:
     def away(handler: Handler, box: Server) -> bool:
