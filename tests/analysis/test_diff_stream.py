@@ -449,3 +449,25 @@ def test_counts_beyond_what_facility_reads_are_refused_before_the_file_is_read_w
         f"counts: not a facility result: counts give {total:,} findings; facility reads at "
         f"most {total - 1:,} from a result"
     ) in result.stderr, result.stderr
+
+
+def test_a_result_read_whole_has_a_lower_bound_than_one_read_line_by_line(
+    results: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Read whole, every finding is a dict (a minified 10,000-rack result of 31 MB took 1.7 GB);
+    # line by line, only the changes are held: the same file is read, reformatted it is not.
+    total = sum(
+        json.loads(results["hall"].read_text(encoding="utf-8"))["counts"][status]
+        for status in ("fail", "pass", "not_evaluated", "waived")
+    )
+    monkeypatch.setattr(diff, "MAX_WHOLE_FINDINGS", total - 1)  # the bound, scaled down
+    laid_out = runner.invoke(app, ["diff", str(results["hall"]), str(results["planned"])])
+    assert laid_out.exit_code == 1, laid_out.output  # read line by line: within its bound
+    minified = _reformatted(results["hall"], tmp_path / "minified.json", separators=(",", ":"))
+    result = runner.invoke(app, ["diff", str(minified), str(results["planned"])])
+    assert result.exit_code == 2, result.output
+    assert (
+        f"{minified}:1:1: counts: not a facility result: counts give {total:,} findings; "
+        f"facility reads at most {total - 1:,} from a result not laid out as it writes one "
+        "(reformatted, minified, reordered): write it again with facility check"
+    ) in result.stderr, result.stderr
