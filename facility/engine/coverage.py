@@ -153,6 +153,19 @@ def _power(site: Site) -> list[str]:
                 "fans are: that CDU or unit is then out of service)"
             )
         )
+        three_phase = {e.id for e in site.distribution.values() if e.phases == 3}
+        unphased = sum(
+            1 for load in site.loads.values() if three_phase.intersection(load.fed_by.values())
+        )
+        if unphased:
+            out.append(
+                Message(
+                    "non-IT loads fed from a three-phase busway, panel or RPP: %(n)s; the site "
+                    "model gives them no phase, so they are not in its line currents "
+                    "(PWR-019, PWR-020)",
+                    n=f"{unphased:,}",
+                )
+            )
         served = {load.serves for load in site.loads.values() if load.serves is not None}
         unpowered = [c for c in site.cdus if c not in served]
         if unpowered:
