@@ -350,12 +350,13 @@ def _tallied(data: dict[str, Any]) -> Tally | None:
 
 
 def _tally(tally: Tally | None, status: Any, number: int, index: int) -> None:
-    if (
-        tally is not None and status in tally.counts
-    ):  # another status is named by the finding's own check
-        problem = tally.add(status, number)
-        if problem is not None:
-            raise _Unreadable(("findings", index, "status"), problem)
+    """Count entry ``index``'s ``number`` findings against ``tally`` (a status that is not one
+    of the four is named by the entry's own check)."""
+    if tally is None or status not in tally.counts:
+        return
+    problem = tally.add(status, number)
+    if problem is not None:
+        raise _Unreadable(("findings", index, "status"), problem)
 
 
 def full_findings(data: dict[str, Any], tally: Tally | None = None) -> list[dict[str, Any]]:
