@@ -6,6 +6,7 @@ The room must carry its air heat with its redundant air units out (N+1: the larg
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from facility.engine.derive_liquid import rack_heat_split
@@ -37,6 +38,12 @@ def _room_racks(ctx: Context, room_id: str) -> list[Rack]:
 
 def _roomless(ctx: Context) -> list[Rack]:
     return ctx.topology.racks_by_room.get(None, [])
+
+
+@lru_cache(maxsize=4096)
+def _in_room(room: str) -> Value:
+    """0, in room ``room``: one Value shared by the room's racks."""
+    return Value(0.0, Message("in room %(room)s", room=room), ())
 
 
 @quantity(
@@ -143,7 +150,7 @@ def air_heat_in_no_room(ctx: Context, rack: Rack) -> Value:
         return split
     room = ctx.topology.room_of(rack)
     if room is not None:
-        return Value(0.0, Message("in room %(room)s", room=room), ())
+        return _in_room(room)
     power, liquid = split
     return Value(
         residual_air_heat(power, liquid),

@@ -18,6 +18,7 @@ Conventions stated in the workings:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from facility.engine.quantities import Context, Value, guarded, known, quantity, scope
@@ -140,6 +141,12 @@ def rack_liquid_heat(ctx: Context, rack: Rack) -> Value:
         return split
     power, liquid = split
     return Value(power * liquid)
+
+
+@lru_cache(maxsize=4096)
+def _on_loop(loop: str) -> Value:
+    """0, on loop ``loop``: one Value shared by the loop's racks."""
+    return Value(0.0, Message("on loop %(loop)s", loop=loop), ())
 
 
 @quantity(
@@ -679,7 +686,7 @@ def liquid_heat_on_no_loop(ctx: Context, rack: Rack) -> Value:
     if isinstance(split, Value):
         return split
     if rack.loop is not None:
-        return Value(0.0, Message("on loop %(loop)s", loop=rack.loop), ())
+        return _on_loop(rack.loop)
     power, liquid = split
     return Value(
         power * liquid, "P · f_liq", (("P", power, "power"), ("f_liq", liquid, "fraction"))

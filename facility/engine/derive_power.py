@@ -8,6 +8,7 @@ whole rack, and each PDU of a side carries the rack divided by that side's PDUs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from facility.engine.exact_sums import Partials, exact_sum, partials
@@ -71,6 +72,12 @@ def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
         return 0.0, f"{basis}_power"
     value = figures.peak_power if basis == "peak" else figures.nominal_power
     return value, f"{basis}_power"
+
+
+@lru_cache(maxsize=4096)
+def _all_on_side(side: str) -> Value:
+    """0 conflicts, every element above on ``side``: one Value shared by the side's PDUs."""
+    return Value(0.0, Message("every element above is on side %(side)s", side=side), ())
 
 
 @quantity(
@@ -746,7 +753,7 @@ def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
 def upstream_side_conflicts(ctx: Context, pdu: Pdu) -> Value:
     other = [e for e in upstream(ctx, pdu) if e.side is not None and e.side != pdu.side]
     if not other:
-        return Value(0.0, Message("every element above is on side %(side)s", side=pdu.side), ())
+        return _all_on_side(pdu.side)
     return Value(
         float(len(other)),
         Message(
@@ -779,8 +786,14 @@ _NEUTRAL = "|I_1N + I_2N · a² + I_3N · a|"
 
 
 def _no_banks(pdu: Pdu) -> Value:
+    return _no_banks_of(pdu.type_id)
+
+
+@lru_cache(maxsize=4096)
+def _no_banks_of(type_id: str) -> Value:
+    """Unknown, the PDU type states no banks: one Value shared by the type's PDUs."""
     return Value.unknown(
-        Message("PDU type '%(type)s' has no %(field)s", type=pdu.type_id, field="banks")
+        Message("PDU type '%(type)s' has no %(field)s", type=type_id, field="banks")
     )
 
 
