@@ -137,16 +137,19 @@ def _pdu_capacity(pdu: Pdu) -> Value:
                 third="breaker_rating",
             )
         )
-    rated = circuit_apparent_power(f.voltage, f.breaker_rating, f.phases)
-    formula, volts = ("√3 · V_LL · I · DF", "V_LL") if f.phases == 3 else ("V · I · DF", "V")
+    return _capacity_of(f.voltage, f.breaker_rating, f.phases, pdu.derating)
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: 230 and 230.0 print alike, but kept apart
+def _capacity_of(voltage: float, breaker: float, phases: int, derating: float) -> Value:
+    """A PDU circuit's continuous capacity: one Value shared by every PDU of that circuit and
+    derating (a campus has 100,000s of PDUs and a few circuits)."""
+    rated = circuit_apparent_power(voltage, breaker, phases)
+    formula, volts = ("√3 · V_LL · I · DF", "V_LL") if phases == 3 else ("V · I · DF", "V")
     return Value(
-        continuous_capacity(rated, pdu.derating),
+        continuous_capacity(rated, derating),
         formula,
-        (
-            (volts, f.voltage, "voltage"),
-            ("I", f.breaker_rating, "current"),
-            ("DF", pdu.derating, "fraction"),
-        ),
+        ((volts, voltage, "voltage"), ("I", breaker, "current"), ("DF", derating, "fraction")),
     )
 
 
@@ -261,7 +264,13 @@ def _share(rack: Rack, pdu: Pdu, after_side_loss: bool) -> tuple[float, str, tup
     if not after_side_loss:
         n_in = sum(_side_inputs(rack, group) for group in rack.pdus.values())
     share = m / n_in if n_in else 0.0
-    return share, "S_rack · m / n_in", (("m", m, "count"), ("n_in", n_in, "count"))
+    return share, "S_rack · m / n_in", _share_inputs(m, n_in)
+
+
+@lru_cache(maxsize=4096)
+def _share_inputs(m: int, n_in: int) -> tuple[Any, ...]:
+    """The inputs of a share, shared by every PDU with that share (whole counts)."""
+    return (("m", m, "count"), ("n_in", n_in, "count"))
 
 
 def _side_inputs(rack: Rack, side: list[Pdu]) -> int:

@@ -1,6 +1,7 @@
 """Values that only name what their entities share (0 with "in zone Z-A", unknown with "PDU
-type 'x' has no banks") are one object for all of them: a 10,000-rack campus held 50,888
-copies of each of the PDU ones (the check's peak 611 -> 515 MB). Shared or not, the figures
+type 'x' has no banks", a PDU circuit's capacity, the counts of a PDU's share) are one object
+for all of them: a 10,000-rack campus held 50,888 copies of each of the PDU ones (the check's
+peak 611 -> 480 MB). Shared or not, the figures
 and every output are the same (the golden reports); here, that they are shared."""
 
 from __future__ import annotations
@@ -46,5 +47,16 @@ def test_what_racks_and_pdus_share_is_one_value(tmp_path: Path) -> None:
         assert unknown.value is None and "has no banks" in str(unknown.missing)
         reasons.setdefault(pdu.type_id, set()).add(id(unknown.missing))
     assert len(pdus) > 100
+    circuits: dict[tuple[object, ...], set[int]] = {}
+    inputs: dict[tuple[object, ...], set[int]] = {}
+    for pdu in pdus:
+        f = pdu.figures
+        key = (f.voltage, f.breaker_rating, f.phases, pdu.derating)
+        circuits.setdefault(key, set()).add(id(ctx.get("pdu", "pdu_capacity", pdu)))
+        load = ctx.get("pdu", "pdu_load", pdu)
+        inputs.setdefault(load.inputs[1:], set()).add(id(load.inputs[1]))  # ("m", m, "count")
+    assert all(len(ids) == 1 for ids in circuits.values()) and len(circuits) < len(pdus) // 10
+    assert all(len(ids) == 1 for ids in inputs.values())
+    assert {key[0][0] for key in inputs} == {"m"}  # the rack types state their inputs
     assert all(len(ids) == 1 for ids in sides.values()) and len(sides) == 2
     assert all(len(ids) == 1 for ids in reasons.values())
