@@ -369,7 +369,8 @@ def full_findings(data: dict[str, Any], tally: Tally | None = None) -> list[dict
         return list(data.get("findings", []))
     _Compact.model_validate(data)
     rules, figures = data["rules"], data["figures"]
-    site_file = data["site"]["file"] if isinstance(data.get("site"), dict) else None
+    site = data.get("site")  # checked with the rest of the result once written out
+    site_file = site.get("file") if isinstance(site, dict) else None
     findings = []
     for index, f in enumerate(data["findings"]):
         try:

@@ -191,8 +191,10 @@ def test_a_result_of_wrong_types_is_refused(tmp_path: Path, spoil, message) -> N
         (lambda d: d["findings"][0].pop("kind"), "findings[0].kind: not a facility result"),
         (lambda d: d.update({"detail": "some"}), "detail: not a facility result"),
         (lambda d: d.pop("figures"), "figures: not a facility result"),
+        (lambda d: d.update({"site": {"a": "x"}}), "site.file: not a facility result"),  # was KeyError (fuzz)
+        (lambda d: d.update({"site": 5}), "site: not a facility result"),
     ],
-    ids=["severity", "value-bool", "message-int", "index-beyond", "index-negative", "unknown-rule", "unknown-rule-alone", "bare-code", "status", "failing-run", "empty-run", "entity-int", "no-kind", "detail", "no-figures"],
+    ids=["severity", "value-bool", "message-int", "index-beyond", "index-negative", "unknown-rule", "unknown-rule-alone", "bare-code", "status", "failing-run", "empty-run", "entity-int", "no-kind", "detail", "no-figures", "site-without-file", "site-not-object"],
 )  # fmt: skip
 def test_a_compact_result_of_wrong_types_is_refused_where_written(
     tmp_path: Path, spoil, message
