@@ -40,12 +40,6 @@ def _roomless(ctx: Context) -> list[Rack]:
     return ctx.topology.racks_by_room.get(None, [])
 
 
-@lru_cache(maxsize=4096)
-def _in_room(room: str) -> Value:
-    """0, in room ``room``: one Value shared by the room's racks."""
-    return Value(0.0, Message("in room %(room)s", room=room), ())
-
-
 @quantity(
     "room",
     "air_heat",
@@ -135,6 +129,12 @@ def air_only_power(ctx: Context, rack: Rack) -> Value:
 @quantity("rack", "is_air_cooled", "boolean", "True for a rack cooled by air only", reads=())
 def is_air_cooled(ctx: Context, rack: Rack) -> Value:
     return Value(float(not rack.type.is_liquid))
+
+
+@lru_cache(maxsize=4096)
+def _in_room(room: str) -> Value:
+    """0, in room ``room``: one Value shared by the room's racks."""
+    return Value(0.0, Message("in room %(room)s", room=room), ())
 
 
 @quantity(

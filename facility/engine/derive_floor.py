@@ -30,12 +30,6 @@ def _zones(site: Site) -> Iterable[tuple[str, Any]]:
     return site.zones.items()
 
 
-@lru_cache(maxsize=4096)
-def _in_zone(zone: str) -> Value:
-    """0, in zone ``zone``: one Value shared by the zone's racks (a campus has 100,000)."""
-    return Value(0.0, Message("in zone %(zone)s", zone=zone), ())
-
-
 @quantity("rack", "installed_mass", "mass", "Installed mass with coolant", reads=())
 def installed_mass(ctx: Context, rack: Rack) -> Value:
     f = rack.type.figures
@@ -207,6 +201,12 @@ def uniform_load_rating(ctx: Context, zone: Any) -> Value:
 
 
 # --- where a rack's mass lands, moving it in, and its height ------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _in_zone(zone: str) -> Value:
+    """0, in zone ``zone``: one Value shared by the zone's racks (a campus has 100,000)."""
+    return Value(0.0, Message("in zone %(zone)s", zone=zone), ())
 
 
 @quantity(

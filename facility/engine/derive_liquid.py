@@ -143,12 +143,6 @@ def rack_liquid_heat(ctx: Context, rack: Rack) -> Value:
     return Value(power * liquid)
 
 
-@lru_cache(maxsize=4096)
-def _on_loop(loop: str) -> Value:
-    """0, on loop ``loop``: one Value shared by the loop's racks."""
-    return Value(0.0, Message("on loop %(loop)s", loop=loop), ())
-
-
 @quantity(
     "tcs_loop",
     "liquid_heat",
@@ -672,6 +666,12 @@ def racks_supported(ctx: Context, loop: Any) -> Value:
 )
 def is_liquid_cooled(ctx: Context, rack: Rack) -> Value:
     return Value(float(rack.type.is_liquid))
+
+
+@lru_cache(maxsize=4096)
+def _on_loop(loop: str) -> Value:
+    """0, on loop ``loop``: one Value shared by the loop's racks."""
+    return Value(0.0, Message("on loop %(loop)s", loop=loop), ())
 
 
 @quantity(

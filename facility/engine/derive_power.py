@@ -74,12 +74,6 @@ def _basis_power(ctx: Context, rack: Rack) -> tuple[float | None, str]:
     return value, f"{basis}_power"
 
 
-@lru_cache(maxsize=4096)
-def _all_on_side(side: str) -> Value:
-    """0 conflicts, every element above on ``side``: one Value shared by the side's PDUs."""
-    return Value(0.0, Message("every element above is on side %(side)s", side=side), ())
-
-
 @quantity(
     "rack",
     "is_powered",
@@ -750,6 +744,12 @@ def upstream(ctx: Context, pdu: Pdu) -> tuple[Any, ...]:
 )
 def upstream_declares_side(ctx: Context, pdu: Pdu) -> Value:
     return Value(float(any(e.side is not None for e in upstream(ctx, pdu))))
+
+
+@lru_cache(maxsize=4096)
+def _all_on_side(side: str) -> Value:
+    """0 conflicts, every element above on ``side``: one Value shared by the side's PDUs."""
+    return Value(0.0, Message("every element above is on side %(side)s", side=side), ())
 
 
 @quantity(

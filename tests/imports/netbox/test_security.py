@@ -44,6 +44,14 @@ def _bad_input(result, out: Path) -> str:
     return " ".join(result.output.split())
 
 
+def _refused_by(override, tmp_path: Path) -> tuple[Server, str]:
+    """Import from a fake NetBox that answers as `override` says: the server (what it was
+    asked) and the one error line of the refused import."""
+    with serve(FakeNetBox(override=override)) as netbox:
+        result, out = _import(netbox.url, tmp_path)
+    return netbox, _bad_input(result, out)
+
+
 def _carried_token(box: Server) -> list[str]:
     return [path for path, headers in box.requests if TOKEN in " ".join(headers.values())]
 
@@ -110,9 +118,7 @@ def test_a_next_link_back_to_a_page_already_sent_is_refused(tmp_path: Path, back
         send_json(handler, {"count": 99, "next": link, "previous": None, "results": results})
         return True
 
-    with serve(FakeNetBox(override=looping)) as netbox:
-        result, out = _import(netbox.url, tmp_path)
-    text = _bad_input(result, out)
+    netbox, text = _refused_by(looping, tmp_path)
     assert (
         f"error: NetBox at {netbox.url} answered /api/dcim/racks/ with a next link to a page it had "
         "already sent: refused, its pages would never end"
@@ -129,9 +135,7 @@ def test_a_redirect_to_another_origin_is_refused(tmp_path: Path, other: Server, 
         redirect(handler, f"{other.url}/api/status/", code)
         return True
 
-    with serve(FakeNetBox(override=away)) as netbox:
-        result, out = _import(netbox.url, tmp_path)
-    text = _bad_input(result, out)
+    netbox, text = _refused_by(away, tmp_path)
     assert (
         f"NetBox at {netbox.url} redirected /api/status/ to another origin, {other.url}: "
         f"refused, the token is sent only to {netbox.url}"
@@ -147,10 +151,9 @@ def test_a_redirect_to_another_scheme_of_the_same_host_and_port_is_refused(
         redirect(handler, box.url.replace("http://", "https://") + "/api/status/")
         return True
 
-    with serve(FakeNetBox(override=upgrade)) as netbox:
-        result, out = _import(netbox.url, tmp_path)
+    netbox, text = _refused_by(upgrade, tmp_path)
     secure = netbox.url.replace("http://", "https://")
-    assert f"to another origin, {secure}: refused" in _bad_input(result, out)
+    assert f"to another origin, {secure}: refused" in text
     assert len(netbox.requests) == 1  # the redirect itself; nothing after it
 
 
