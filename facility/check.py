@@ -25,7 +25,7 @@ from facility.analysis.failures import (
     single_failure_findings,
 )
 from facility.engine.coverage import coverage
-from facility.engine.evaluate import audit
+from facility.engine.evaluate import audit_in_context
 from facility.engine.rules import RuleSet
 from facility.engine.waivers import apply_waivers
 from facility.inputs import InputFile
@@ -69,7 +69,7 @@ def run_check(
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     # The audit finds no entity of the single_failure scope; the analysis leaves out every
     # rule tagged single-failure (RED-001 among them), which already assume one failure.
-    result = audit(
+    result, normal = audit_in_context(
         site,
         ruleset,
         as_of=today,
@@ -79,13 +79,14 @@ def run_check(
     if judging:
         if progress is not None:
             progress("failures", 0, 1)
-        failures = analyse_failures(site, ruleset, result)
+        failures = analyse_failures(site, ruleset, result, normal=normal)
         result.findings += single_failure_findings(site, ruleset, judging, failures)
         result.coverage = coverage(
             site, ruleset, result.findings, [r.scenario.id for r in failures.results]
         )
     else:
         result.coverage = coverage(site, ruleset, result.findings, None)
+    del normal  # every value of the audit: not held while the reports are written
     names = {alias: r.code for r in ruleset.rules for alias in (r.spec.name, *r.spec.aliases)}
     waiver_list = list(site.waivers) if waivers is None else waivers
     moment = generated_at or dt.datetime.now(tz=dt.UTC).replace(microsecond=0)

@@ -27,7 +27,7 @@ def _boom(*_args: object, **_kwargs: object) -> None:
 @pytest.mark.parametrize(
     ("target", "args"),
     [
-        ("facility.check.audit", ["check", EXAMPLE]),
+        ("facility.check.audit_in_context", ["check", EXAMPLE]),
         ("facility.report.json_report.iter_report_json", ["check", EXAMPLE, "-f", "json"]),
         ("facility.analysis.failures.analyse_failures", ["failures", EXAMPLE]),
         ("facility.model.load.load_site", ["inventory", EXAMPLE]),
@@ -49,7 +49,7 @@ def test_an_internal_error_exits_2_with_one_line(monkeypatch, target, args) -> N
 
 
 def test_debug_shows_the_traceback(monkeypatch) -> None:
-    monkeypatch.setattr("facility.check.audit", _boom)
+    monkeypatch.setattr("facility.check.audit_in_context", _boom)
     assert isinstance(
         CliRunner().invoke(app, ["--debug", "check", EXAMPLE]).exception, RuntimeError
     )

@@ -378,9 +378,12 @@ def analyse_failures(
     ruleset: RuleSet,
     baseline: AuditResult,
     touching: set[tuple[str, str]] | None = None,
+    normal: Context | None = None,
 ) -> FailureReport:
     """Run every single-failure scenario of ``site`` against ``baseline`` (its normal audit).
 
+    ``normal``: the context ``baseline`` was computed in (:func:`facility.engine.evaluate.audit_in_context`), whose
+    values and sums the scenarios start from; None: a context of its own, filled as they go.
     ``touching`` (scope, id): only the scenarios whose loss affects one of these entities
     (headroom: those the added racks change; a loss that reaches none of them reads as in
     the site without the racks)."""
@@ -392,7 +395,14 @@ def analyse_failures(
     unknown_before = {f.id: f for f in baseline.findings if f.status == "not_evaluated"}
     # The normal audit's context: a scenario's upstream sums are its sums with the changed
     # PDUs' shares moved, and the values the area modules share are computed once.
-    base = Context(site, ruleset.assumptions, as_of=baseline.as_of)
+    if normal is not None and not (
+        normal.site is site
+        and normal.assumptions == ruleset.assumptions
+        and normal.as_of == baseline.as_of
+        and normal.baseline is None
+    ):
+        raise ValueError("the normal context is of another site, assumptions or date")
+    base = normal or Context(site, ruleset.assumptions, as_of=baseline.as_of)
     failer = _Failer(site)
     report = FailureReport()
     classes: dict[Any, _Class] = {}  # identical racks losing the same side

@@ -31,6 +31,17 @@ def audit(
 
     ``progress(done, total)`` is called after each rule (for a progress indicator).
     ``as_of`` is the report date; a rule on the age of evidence is not evaluated without it."""
+    return audit_in_context(site, ruleset, progress, as_of)[0]
+
+
+def audit_in_context(
+    site: Site,
+    ruleset: RuleSet | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    as_of: dt.date | None = None,
+) -> tuple[AuditResult, Context]:
+    """:func:`audit`, with the context it computed every quantity in: the single-failure
+    analysis starts from it (its normal values and sums) instead of deriving them again."""
     if ruleset is None:
         from facility.engine.rules import load_rules
 
@@ -44,7 +55,7 @@ def _audit(
     ruleset: RuleSet,
     progress: Callable[[int, int], None] | None = None,
     as_of: dt.date | None = None,
-) -> AuditResult:
+) -> tuple[AuditResult, Context]:
     ctx = Context(site, ruleset.assumptions, as_of=as_of)
     result = AuditResult(
         site.info.name,
@@ -73,7 +84,7 @@ def _audit(
     result.account = account(ctx)
     result.power_account = power_account(ctx)
     result.coverage = coverage(site, ruleset, result.findings)
-    return result
+    return result, ctx
 
 
 def evaluate_entities(
