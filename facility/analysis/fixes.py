@@ -46,7 +46,7 @@ from facility.analysis.failures import (
     single_failure_findings,
     site_without,
 )
-from facility.engine.evaluate import audit, evaluate_entities
+from facility.engine.evaluate import audit_in_context, evaluate_entities
 from facility.engine.findings import AuditResult, Finding
 from facility.engine.quantities import scopes
 from facility.engine.rules import Rule, RuleSet
@@ -271,10 +271,10 @@ def _judge(
     """Every finding of the whole check of ``site``, as run_check makes them (no waivers);
     ``outcomes``, when given, receives its failure scenarios by id."""
     counts.checks += 1
-    result = audit(site, ruleset, as_of=as_of)
+    result, normal = audit_in_context(site, ruleset, as_of=as_of)
     judging = [r for r in ruleset.rules if r.spec.scope == FAILURE_SCOPE]
     if judging:
-        failures = analyse_failures(site, ruleset, result)
+        failures = analyse_failures(site, ruleset, result, normal=normal)
         result.findings += single_failure_findings(site, ruleset, judging, failures)
         if outcomes is not None:
             outcomes.update((r.id, r) for r in failures.results)

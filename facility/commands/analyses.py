@@ -61,7 +61,7 @@ def failures(
     Exit 0 when no single loss makes an error-severity check fail, 1 when one does, 2 on bad input.
     """
     from facility.analysis.failures import analyse_failures
-    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.evaluate import audit_in_context, default_profile
     from facility.engine.rules import bundled_rules_dir, load_rules
     from facility.model.load import load_site
     from facility.model.source import InputError
@@ -75,8 +75,9 @@ def failures(
         )
     except InputError as error:
         raise _fail_input(error) from None
-    baseline = audit(loaded, ruleset, as_of=_generated_at(None).date())
-    report = analyse_failures(loaded, ruleset, baseline)
+    baseline, normal = audit_in_context(loaded, ruleset, as_of=_generated_at(None).date())
+    report = analyse_failures(loaded, ruleset, baseline, normal=normal)
+    del baseline, normal  # the audit: not held while the report is written
     if output_format is FailuresFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
         for piece in iter_failures_json(report, info):  # a campus's is 100s of MB: streamed

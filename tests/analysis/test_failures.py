@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from typer.testing import CliRunner
 
 from facility.analysis.failures import FailureReport, analyse_failures, utilisation
 from facility.cli import app
-from facility.engine.evaluate import audit
+from facility.engine.evaluate import audit, audit_in_context
 from facility.engine.rules import load_rules
 from facility.model.document import SiteDocument
 from facility.model.load import load_site, resolve
@@ -204,3 +206,25 @@ def test_failing_an_element_never_improves_a_margin(scale: float) -> None:
             u_before, u_after = utilisation(prior), utilisation(after)
             if u_before is not None and u_after is not None:
                 assert u_after >= u_before - 1e-9
+
+
+def test_the_analysis_refuses_a_normal_context_of_another_audit() -> None:
+    # The scenarios start from the normal context's values: one of another site, other
+    # assumptions (a profile judging breakers at nominal power) or another report date would
+    # judge them against the wrong audit.
+    site = load_site(EXAMPLES / "hall-b3.yaml")
+    ruleset = load_rules(profile="tier-iii")
+    baseline, context = audit_in_context(site, ruleset)
+    assert analyse_failures(site, ruleset, baseline, normal=context).results
+    at_nominal = dataclasses.replace(
+        ruleset,
+        assumptions=dataclasses.replace(ruleset.assumptions, electrical_power_basis="nominal"),
+    )
+    wrong = [
+        audit_in_context(load_site(EXAMPLES / "small-ready.yaml"), ruleset)[1],
+        audit_in_context(site, ruleset, as_of=dt.date(2026, 12, 1))[1],
+        audit_in_context(site, at_nominal)[1],
+    ]
+    for normal in wrong:
+        with pytest.raises(ValueError, match="the normal context is of another site"):
+            analyse_failures(site, ruleset, baseline, normal=normal)
