@@ -104,3 +104,33 @@ def test_each_scenario_costs_the_same_on_a_campus_four_times_larger(
                 per_small = before[kind][what] / before[kind]["scenarios"]
                 grown[kind, what] = (n / work["scenarios"]) / max(per_small, 1.0)
     assert {k: round(g, 2) for k, g in grown.items() if g > SLACK} == {}
+
+
+def test_from_the_audits_context_no_normal_value_is_derived_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # check and failures hand the audit's context to the analysis: every normal-operation
+    # value a scenario starts from (a busway's load, a UPS's) is the audit's. From a context
+    # of its own (headroom's way) the analysis derives them again, which the count shows.
+    path = tmp_path / "campus.yaml"
+    write_campus(SMALL, path)
+    site = load_site(path)
+    ruleset = load_rules(profile="tier-iii")
+    derived: Counter[tuple[str, str]] = Counter()
+    for scope, quantities in catalogue().items():
+        for name, spec in list(quantities.items()):
+
+            def compute(ctx: Any, entity: Any, _spec: Any = spec, _key=(scope, name)) -> Any:
+                if ctx.baseline is None:  # a normal-operation context, not a scenario's
+                    derived[_key] += 1
+                return _spec.compute(ctx, entity)
+
+            monkeypatch.setitem(quantities, name, dataclasses.replace(spec, compute=compute))
+    again = {}
+    for start in ("the audit's", "its own"):
+        result, context = evaluate.audit_in_context(site, ruleset)
+        derived.clear()
+        normal = context if start == "the audit's" else None
+        failures.analyse_failures(site, ruleset, result, normal=normal)
+        again[start] = sum(derived.values())
+    assert again["the audit's"] == 0 and again["its own"] > 0, again
