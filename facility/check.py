@@ -2,7 +2,8 @@
 
 1. the normal-operation audit (every rule but those of the ``single_failure`` scope);
 2. when the rule set judges single failures (RED-001 in both bundled profiles), the
-   single-failure analysis against that audit, and its rules on each scenario: a single
+   single-failure analysis against that audit (starting from the audit's own context: its
+   normal values are not derived again), and its rules on each scenario: a single
    point of failure is a finding like any other, and sets the verdict;
 3. the coverage, now with the scenarios; then the waivers, on every finding.
 
