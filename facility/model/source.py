@@ -161,6 +161,16 @@ def not_a_file(mode: int) -> str | None:
     return Message("a device or socket")
 
 
+def value_marks(text: str | bytes) -> int:
+    """An upper bound on the values (and members) of a JSON text, counted without parsing
+    it: the characters that begin one, ``,`` ``:`` ``[`` ``{`` (those in strings too). Parsed,
+    a value takes 30–120 bytes however few it is written in (``[],`` is 3 bytes and 64
+    parsed): a reader bounds what it parses by this count, not by the file's size alone."""
+    if isinstance(text, str):
+        return sum(text.count(mark) for mark in (",", ":", "[", "{"))
+    return sum(text.count(mark) for mark in (b",", b":", b"[", b"{"))
+
+
 def read_bytes(path: Path, limit: int | None = MAX_FILE_BYTES) -> bytes:
     """Read an input file, refusing what is not a regular file (a FIFO would block the run)
     or is larger than ``limit`` bytes (None: no limit)."""
@@ -271,6 +281,10 @@ def parse_document(text: str, file: str) -> tuple[Any, SourceMap]:
     as_json: Any = _NOT_READ
     if file.endswith(".json"):
         no_lone_surrogates(text, file)
+    # JSON is parsed first for its own error messages, unless it may hold more values than
+    # the reader below reads (which refuses them at the value past its bound): parsed whole,
+    # 256 MB of ``[],`` would take 5 GB.
+    if file.endswith(".json") and value_marks(text) <= 2 * yaml_reader.MAX_VALUES:
         try:  # numbers kept as text here: the reader below reads them with their positions
             as_json = json.loads(text, parse_int=str, parse_float=str, parse_constant=str)
         except json.JSONDecodeError as exc:

@@ -471,3 +471,35 @@ def test_a_result_read_whole_has_a_lower_bound_than_one_read_line_by_line(
         f"facility reads at most {total - 1:,} from a result not laid out as it writes one "
         "(reformatted, minified, reordered): write it again with facility check"
     ) in result.stderr, result.stderr
+
+
+def test_a_result_read_whole_is_refused_by_its_values_before_it_is_parsed(
+    results: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Parsed, a JSON value takes 30–120 bytes however few it is written in: a result read
+    # whole is bounded by the characters that begin a value (",", ":", "[", "{"), counted
+    # before it is parsed — not by its size alone, which lets a 2 GiB file take 80 GB.
+    minified = _reformatted(results["hall"], tmp_path / "minified.json", separators=(",", ":"))
+    raw = minified.read_bytes()
+    marks = sum(raw.count(mark) for mark in (b",", b":", b"[", b"{"))
+    monkeypatch.setattr(diff, "MAX_WHOLE_VALUES", marks)  # at the bound: read
+    within = runner.invoke(app, ["diff", str(minified), str(results["planned"])])
+    assert within.exit_code == 1, within.output
+    monkeypatch.setattr(diff, "MAX_WHOLE_VALUES", marks - 1)  # one past: refused unparsed
+
+    def parsed(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed whole")
+
+    monkeypatch.setattr(diff.json, "loads", parsed)
+    for command in (
+        ["diff", str(minified), str(results["planned"])],
+        ["check", str(HALL), "--baseline", str(minified)],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.output
+        assert (
+            f"{minified}:1:1: the JSON holds up to {marks:,} values; facility reads at most "
+            f"{marks - 1:,} from a result not laid out as it writes one (reformatted, minified, "
+            "reordered): write it again with facility check"
+        ) in result.stderr, result.stderr
+        assert "Traceback" not in result.output

@@ -26,6 +26,26 @@ def test_a_file_of_too_many_values_stops_at_the_value_that_crosses_the_bound(mon
     assert "more than 1,000 values in one file" in problem.message
 
 
+def test_a_json_file_of_too_many_values_is_not_parsed_whole_first(monkeypatch) -> None:
+    # JSON is parsed first for its own messages; past twice the reader's bound of values it
+    # is not (parsed whole, 256 MB of "[]," would take 5 GB): the reader stops at the bound.
+    import facility.model.source as source
+
+    def whole(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed whole")
+
+    monkeypatch.setattr(yaml_reader, "MAX_VALUES", 1_000)
+    monkeypatch.setattr(source.json, "loads", whole)
+    items = ",".join("[]" for _ in range(2_000))  # 2,000 "[" and 1,999 "," past 2 × 1,000
+    with pytest.raises(InputError) as error:
+        parse_document('{"site": {"name": "T"}, "notes": [' + items + "]}", "many.json")
+    (problem,) = error.value.problems
+    assert "more than 1,000 values in one file" in problem.message
+    # Within twice the bound it is parsed first (a JSON error keeps JSON's own message).
+    with pytest.raises(AssertionError, match="parsed whole"):
+        parse_document('{"site": {"name": "T"}, "notes": [[], []]}', "few.json")
+
+
 def test_block_nesting_is_bounded(monkeypatch) -> None:
     monkeypatch.setattr(yaml_reader, "MAX_DEPTH", 10)
     text = (
