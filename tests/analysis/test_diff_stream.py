@@ -478,7 +478,7 @@ def test_a_result_read_whole_is_refused_by_its_values_before_it_is_parsed(
 ) -> None:
     # Parsed, a JSON value takes 30–120 bytes however few it is written in: a result read
     # whole is bounded by the characters that begin a value (",", ":", "[", "{"), counted
-    # before it is parsed — not by its size alone, which lets a 2 GiB file take 80 GB.
+    # before it is parsed — not by its size alone, which lets a 2 GiB file take over 40 GB.
     minified = _reformatted(results["hall"], tmp_path / "minified.json", separators=(",", ":"))
     raw = minified.read_bytes()
     marks = sum(raw.count(mark) for mark in (b",", b":", b"[", b"{"))
