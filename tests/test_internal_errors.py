@@ -79,7 +79,11 @@ main()
 """
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+# SIGHUP is handled as SIGTERM is (one handler for both): it runs with the slow tests.
+_SIGHUP = pytest.param(signal.SIGHUP, marks=pytest.mark.slow, id="SIGHUP")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, _SIGHUP])
 def test_a_signal_while_writing_exits_128_plus_it_and_keeps_the_old_report(
     tmp_path: Path, signum: int
 ) -> None:
@@ -126,7 +130,7 @@ main()
 """
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, _SIGHUP, signal.SIGINT])
 def test_a_signal_between_the_renames_puts_every_report_back(tmp_path: Path, signum: int) -> None:
     reports = [tmp_path / name for name in ("r.html", "r.json", "r.md")]
     for report in reports:

@@ -324,7 +324,8 @@ def _rule_files(directory: Path) -> list[Path]:
 # Rule sets loaded in this process, by everything a load reads: a program that loads the same
 # rules again (the tests, a portfolio of sites under one profile, an analysis re-run) gets the
 # same RuleSet; a file added, removed or edited (its size or change time), another profile,
-# selection or working directory is a new load. The loader never changes a RuleSet it returned.
+# selection or (when a rule or profile file of the user's is read) working directory is a new
+# load. The loader never changes a RuleSet it returned.
 _LOADED: dict[tuple[Any, ...], RuleSet] = {}
 
 
@@ -383,13 +384,18 @@ def _load_key(
     try:
         named = Path(profile)
         profile_state = (profile, *_stamp(named)) if named.suffix in (".yaml", ".yml") else profile
+        # Only the bundled files read: their names are shown from the package, whatever the
+        # working directory (a file of the user's is shown relative to it).
+        bundled_only = (
+            profile_state == profile and not profile_dirs and dirs == [bundled_rules_dir()]
+        )
         return (
             tuple(_tree_state(d) for d in dirs),
             profile_state,
             tuple(_tree_state(d) for d in profile_dirs),
             tuple(select),
             tuple(ignore),
-            str(Path.cwd()),
+            None if bundled_only else str(Path.cwd()),
         )
     except (OSError, RuntimeError, ValueError):  # a profile path not there: no memo, the load says
         return None

@@ -1,6 +1,6 @@
 """The single-failure analysis does work linear in the site: bounded by counts, not by time.
 
-On two generated campuses, one four times the other (more halls of the same kind), each kind
+On two generated campuses, one three times the other (more halls of the same kind), each kind
 of scenario must cost about the same per scenario on both: as many entity judgements, as many
 quantity evaluations, and as many calls to build the failed site and find what it affects. A
 loss that scanned every loop, element or air unit of the site, or judged again what it cannot
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate_campus import write_campus  # noqa: E402
 
-SMALL, LARGE = 160, 640  # racks: one hall, and four or so
+SMALL, LARGE = 160, 480  # racks: one hall, and three of the same size on average
 SLACK = 1.2  # per scenario, the larger campus may cost this much more (its halls differ a little)
 
 
@@ -88,7 +88,7 @@ def _work(path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Counter[str]
     return counts
 
 
-def test_each_scenario_costs_the_same_on_a_campus_four_times_larger(
+def test_each_scenario_costs_the_same_on_a_campus_three_times_larger(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     small, large = tmp_path / "small.yaml", tmp_path / "large.yaml"
@@ -98,7 +98,7 @@ def test_each_scenario_costs_the_same_on_a_campus_four_times_larger(
     assert set(before) == set(after) >= {"rack_side", "cdu", "cdu_pump", "air_unit"}
     grown = {}
     for kind, work in after.items():
-        assert work["scenarios"] >= 3 * before[kind]["scenarios"], kind  # a larger campus
+        assert work["scenarios"] >= 2 * before[kind]["scenarios"], kind  # a larger campus
         for what, n in work.items():
             if what != "scenarios":
                 per_small = before[kind][what] / before[kind]["scenarios"]

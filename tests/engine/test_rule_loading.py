@@ -597,3 +597,27 @@ def test_a_parameter_that_is_no_figure_is_one_problem_in_our_words(tmp_path) -> 
         ("parameters.other", expected + "true"),
         ("parameters.none", expected + "null"),
     ]
+
+
+# --- loaded once per process ------------------------------------------------------------------
+
+
+def test_the_bundled_rules_are_loaded_once_from_any_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = load_rules(profile="tier-iii")
+    monkeypatch.chdir(tmp_path)
+    assert load_rules(profile="tier-iii") is first  # their names do not depend on it
+
+
+def test_rules_of_the_users_are_named_from_each_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tree(tmp_path, {"liquid/LIQ-900.yaml": PROBE})
+    monkeypatch.chdir(tmp_path)
+    here = load_rules(directories=[root])
+    monkeypatch.chdir(root)
+    there = load_rules(directories=[root])
+    assert here is not there
+    named = {r.file for r in here.files if r.role == "rule"}, {r.file for r in there.files}
+    assert "rules/liquid/LIQ-900.yaml" in named[0] and "liquid/LIQ-900.yaml" in named[1]
