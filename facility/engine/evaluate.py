@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from facility.engine import alike
 from facility.engine.account import account
 from facility.engine.coverage import coverage
 from facility.engine.expression import COMPARISON_SYMBOLS, comparison, simple_comparison
@@ -39,15 +40,19 @@ def audit_in_context(
     ruleset: RuleSet | None = None,
     progress: Callable[[int, int], None] | None = None,
     as_of: dt.date | None = None,
+    by_class: bool = True,
 ) -> tuple[AuditResult, Context]:
     """:func:`audit`, with the context it computed every quantity in: the single-failure
-    analysis starts from it (its normal values and sums) instead of deriving them again."""
+    analysis starts from it (its normal values and sums) instead of deriving them again.
+
+    ``by_class``: racks and PDUs alike judged once per class (:mod:`facility.engine.alike`);
+    False, each one on its own: the reference the tests hold the classes to."""
     if ruleset is None:
         from facility.engine.rules import load_rules
 
         ruleset = load_rules(profile=default_profile(site))
     with paused_gc():
-        return _audit(site, ruleset, progress, as_of)
+        return _audit(site, ruleset, progress, as_of, by_class)
 
 
 def _audit(
@@ -55,6 +60,7 @@ def _audit(
     ruleset: RuleSet,
     progress: Callable[[int, int], None] | None = None,
     as_of: dt.date | None = None,
+    by_class: bool = True,
 ) -> tuple[AuditResult, Context]:
     ctx = Context(site, ruleset.assumptions, as_of=as_of)
     result = AuditResult(
@@ -72,19 +78,148 @@ def _audit(
         as_of=as_of,
     )
     all_scopes = scopes()
+    classes = _Classes(site)
     for done, rule in enumerate(ruleset.rules, 1):
         scope = all_scopes[rule.spec.scope]
         tables = _tables(ctx, rule)
-        for entity_id, entity in scope.entities(site):
-            finding = _apply(ctx, rule, entity_id, entity, tables)
-            if finding is not None:
-                result.findings.append(finding)
+        entities = scope.entities(site)
+        if by_class and rule.spec.scope in _ALIKE_SCOPES:
+            result.findings += _judged_alike(ctx, rule, entities, tables, classes)
+        else:
+            for entity_id, entity in entities:
+                finding = _apply(ctx, rule, entity_id, entity, tables)
+                if finding is not None:
+                    result.findings.append(finding)
         if progress is not None:
             progress(done, len(ruleset.rules))
     result.account = account(ctx)
     result.power_account = power_account(ctx)
     result.coverage = coverage(site, ruleset, result.findings)
     return result, ctx
+
+
+_ALIKE_SCOPES = ("rack", "pdu")  # judged once per class of alike entities (facility.engine.alike)
+
+
+class _Classes:
+    """The class key of each rack and PDU of a site, made once per audit."""
+
+    def __init__(self, site: Site) -> None:
+        self.racks = {rack.id: rack for rack in site.racks}
+        self._keys: dict[tuple[str, bool], dict[str, int]] = {}
+        self._texts: dict[int, tuple[Value | str, str]] = {}  # by id of a value: it, its texts
+
+    def names_any(self, values: list[Value | str], ids: frozenset[str]) -> bool:
+        """Some value's working or reason, or a reason, names one of ``ids``
+        (:func:`alike.texts`)."""
+        for value in values:
+            found = self._texts.get(id(value))
+            if found is None:
+                found = self._texts[id(value)] = (value, alike.texts(value))
+            text = found[1]
+            if any(i in text for i in ids):
+                return True
+        return False
+
+    def keys(self, scope: str, with_position: bool) -> dict[str, int]:
+        """The number of each entity's class (a key hashed once, not for every rule)."""
+        found = self._keys.get((scope, with_position))
+        if found is None:
+            racks = {i: alike.rack_key(r, with_position) for i, r in self.racks.items()}
+            if scope == "rack":
+                keys = racks
+            else:
+                keys = {
+                    p.id: alike.pdu_key(p, racks[r.id])
+                    for r in self.racks.values()
+                    for pdus in r.pdus.values()
+                    for p in pdus
+                }
+            numbers: dict[tuple[Any, ...], int] = {}
+            found = {i: numbers.setdefault(k, len(numbers)) for i, k in keys.items()}
+            self._keys[(scope, with_position)] = found
+        return found
+
+
+def _judged_alike(
+    ctx: Context,
+    rule: Rule,
+    entities: Any,
+    tables: tuple[tuple[str, dict[str, Value], Compute], ...],
+    classes: _Classes,
+) -> list[Finding]:
+    """``rule`` on racks or PDUs, judged once per class (:mod:`facility.engine.alike`): the
+    first of a class is evaluated; another gets its finding under its own id and place, and
+    its values in the context's tables, unless the first's finding is not evaluated or a value
+    names the first's id (then each is evaluated)."""
+    scope = rule.spec.scope
+    plan: _Plan = rule.plan or _plan(rule)
+    keys = classes.keys(scope, alike.reads_row_place(scope, plan.derived))
+    # class key -> (the first entity's values, by table; its finding), None: each evaluated
+    first: dict[int, _Shared | None] = {}
+    out: list[Finding] = []
+    where = ctx.site.where
+    for entity_id, entity in entities:
+        key = keys[entity_id]
+        if key not in first:
+            finding = _apply(ctx, rule, entity_id, entity, tables)
+            if finding is not None:
+                out.append(finding)
+            first[key] = _shareable(scope, entity, finding, tables, classes)
+            continue
+        model = first[key]
+        if model is None:
+            finding = _apply(ctx, rule, entity_id, entity, tables)
+            if finding is not None:
+                out.append(finding)
+            continue
+        fill, f = model
+        own = entity.id
+        for table, value in fill:
+            table.setdefault(own, value)
+        if f is not None:
+            out.append(
+                Finding(
+                    *plan.head,
+                    f.status,
+                    scope,
+                    entity_id,
+                    where(scope, entity_id),
+                    f.kind,
+                    f.observed,
+                    f.limit,
+                    f.margin,
+                    f.relation,
+                    f.missing,
+                )
+            )
+    return out
+
+
+_Shared = tuple[tuple[tuple[dict[str, Value], Value], ...], "Finding | None"]
+
+
+def _shareable(
+    scope: str,
+    entity: Any,
+    finding: Finding | None,
+    tables: tuple[tuple[str, dict[str, Value], Compute], ...],
+    classes: _Classes,
+) -> _Shared | None:
+    """What the others of ``entity``'s class may take of its judgement (its values, its
+    finding), or None when some value or reason names the entity."""
+    fill = []
+    for _, table, _ in tables:
+        value = table.get(entity.id)
+        if value is not None:
+            fill.append((table, value))
+    shown: list[Value | str] = [v for _, v in fill]
+    if finding is not None:
+        shown += [v for v in (finding.observed, finding.limit) if v is not None]
+        shown += finding.missing
+    if classes.names_any(shown, alike.own_ids(scope, entity, classes.racks)):
+        return None
+    return tuple(fill), finding
 
 
 def evaluate_entities(
