@@ -75,6 +75,7 @@ def run_check(
         ruleset,
         as_of=today,
         progress=None if progress is None else lambda done, total: progress("rules", done, total),
+        with_coverage=False,  # made below, with the scenarios
     )
     failures: FailureReport | None = None
     if judging:

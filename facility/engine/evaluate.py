@@ -41,18 +41,21 @@ def audit_in_context(
     progress: Callable[[int, int], None] | None = None,
     as_of: dt.date | None = None,
     by_class: bool = True,
+    with_coverage: bool = True,
 ) -> tuple[AuditResult, Context]:
     """:func:`audit`, with the context it computed every quantity in: the single-failure
     analysis starts from it (its normal values and sums) instead of deriving them again.
 
     ``by_class``: racks and PDUs alike judged once per class (:mod:`facility.engine.alike`);
-    False, each one on its own: the reference the tests hold the classes to."""
+    False, each one on its own: the reference the tests hold the classes to.
+    ``with_coverage``: False for a caller that makes the coverage itself, with more findings
+    (:func:`facility.check.run_check`, after the single failures): ``result.coverage`` None."""
     if ruleset is None:
         from facility.engine.rules import load_rules
 
         ruleset = load_rules(profile=default_profile(site))
     with paused_gc():
-        return _audit(site, ruleset, progress, as_of, by_class)
+        return _audit(site, ruleset, progress, as_of, by_class, with_coverage)
 
 
 def _audit(
@@ -61,6 +64,7 @@ def _audit(
     progress: Callable[[int, int], None] | None = None,
     as_of: dt.date | None = None,
     by_class: bool = True,
+    with_coverage: bool = True,
 ) -> tuple[AuditResult, Context]:
     ctx = Context(site, ruleset.assumptions, as_of=as_of)
     result = AuditResult(
@@ -94,7 +98,8 @@ def _audit(
             progress(done, len(ruleset.rules))
     result.account = account(ctx)
     result.power_account = power_account(ctx)
-    result.coverage = coverage(site, ruleset, result.findings)
+    if with_coverage:
+        result.coverage = coverage(site, ruleset, result.findings)
     return result, ctx
 
 
