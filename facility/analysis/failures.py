@@ -650,25 +650,7 @@ def _mapped_anew(
             if own is not None and not _changed(own, prior):
                 out.append(own)
                 continue
-        out.append(
-            Finding(
-                f.rule,
-                f.name,
-                f.title,
-                f.area,
-                f.severity,
-                f.status,
-                f.entity_kind,
-                entity,
-                site.where(f.entity_kind, entity),
-                f.kind,
-                f.observed,
-                f.limit,
-                f.margin,
-                f.relation,
-                f.missing,
-            )
-        )
+        out.append(f.for_entity(entity, site.where(f.entity_kind, entity)))
     return out
 
 

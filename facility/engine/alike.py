@@ -5,8 +5,8 @@ loop, its PDUs (their types, deratings, sides, places on their side and what fee
 what those lead to; a PDU's read the same of its rack and itself. Two entities equal in all of
 that get the same values, so the audit (:mod:`facility.engine.evaluate`) judges the first of a
 class and gives the others its finding under their own id and place in the site file, with the
-same values (shared objects), unless the finding cannot be theirs: not evaluated (its reason
-may name the entity), or a working that names the first entity's id.
+same values (shared objects), unless the finding cannot be theirs: a value, working or reason
+that names the first entity's id or its PDUs' ("rack 'A01' is in no floor zone").
 
 What the key holds is what a rack or PDU quantity may read besides the site's shared parts
 (the zones, rooms, loops and elements named in the key): a quantity never reads a rack's or

@@ -155,8 +155,8 @@ def _judged_alike(
 ) -> list[Finding]:
     """``rule`` on racks or PDUs, judged once per class (:mod:`facility.engine.alike`): the
     first of a class is evaluated; another gets its finding under its own id and place, and
-    its values in the context's tables, unless the first's finding is not evaluated or a value
-    names the first's id (then each is evaluated)."""
+    its values in the context's tables, unless a value, working or reason of the first's
+    names its id or its PDUs' (then each is evaluated)."""
     scope = rule.spec.scope
     plan: _Plan = rule.plan or _plan(rule)
     keys = classes.keys(scope, alike.reads_row_place(scope, plan.derived))
@@ -183,21 +183,7 @@ def _judged_alike(
         for table, value in fill:
             table.setdefault(own, value)
         if f is not None:
-            out.append(
-                Finding(
-                    *plan.head,
-                    f.status,
-                    scope,
-                    entity_id,
-                    where(scope, entity_id),
-                    f.kind,
-                    f.observed,
-                    f.limit,
-                    f.margin,
-                    f.relation,
-                    f.missing,
-                )
-            )
+            out.append(f.for_entity(entity_id, where(scope, entity_id)))
     return out
 
 

@@ -45,6 +45,27 @@ class Finding:
     def id(self) -> str:
         return f"{self.rule}:{self.entity_kind}:{self.entity_id}"
 
+    def for_entity(self, entity_id: str, location: Location | None) -> Finding:
+        """This finding as another entity's of the same kind, judged alike (a rack of the
+        same class): its id and place, the same status and values (shared objects)."""
+        return Finding(
+            self.rule,
+            self.name,
+            self.title,
+            self.area,
+            self.severity,
+            self.status,
+            self.entity_kind,
+            entity_id,
+            location,
+            self.kind,
+            self.observed,
+            self.limit,
+            self.margin,
+            self.relation,
+            self.missing,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Baseline:

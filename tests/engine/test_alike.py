@@ -204,3 +204,14 @@ def test_only_the_row_layout_quantities_read_where_a_rack_stands_in_its_row() ->
             if isinstance(node, ast.Attribute) and node.attr == "position":
                 readers.append(path.name)
     assert readers and set(readers) == {"derive_space.py"}
+
+
+def test_no_quantity_reads_where_an_entity_is_written() -> None:
+    """A shared finding takes its place in the site file from its own entity: a quantity that
+    read a rack's or PDU's ``location`` would show the first one's for the whole class."""
+    readers = []
+    for path in sorted((ROOT / "facility" / "engine").glob("derive_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "location":
+                readers.append(path.name)
+    assert readers == []
