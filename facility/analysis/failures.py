@@ -410,6 +410,7 @@ def analyse_failures(
     # A side lost alike an earlier one, wholly judged by what that one made (the elements
     # above, the rack's class): the failed site is not built again.
     sides_done: dict[Any, list[Finding]] = {}
+    above_tallied: dict[Any, _Tally] = {}  # those findings against the normal audit's
     with paused_gc():
         for scenario in scenarios(site):
             lost = failer.lost_pdus(scenario)
@@ -417,9 +418,13 @@ def analyse_failures(
             above = sides_done.get(alike) if alike is not None and touching is None else None
             if above is not None and alike is not None:
                 rack = failer.topology.rack_by_id[scenario.element.rsplit(":", 1)[0]]
-                findings = [*above, *_mapped(classes[alike[0]], rack, site, before)]
+                tallied = above_tallied.get(alike)
+                if tallied is None:
+                    tallied = above_tallied[alike] = _Tally()
+                    tallied.add(above, before, failing_before, unknown_before)
+                mapped = _mapped(classes[alike[0]], rack, site, before)
                 report.results.append(
-                    _result(scenario, findings, before, failing_before, unknown_before)
+                    _result(scenario, mapped, before, failing_before, unknown_before, tallied)
                 )
                 continue
             failed_site, touched = failer.apply(scenario)
@@ -461,29 +466,69 @@ def _result(
     before: dict[str, Finding],
     failing_before: set[str],
     unknown_before: dict[str, Finding],
+    start: _Tally | None = None,
 ) -> ScenarioResult:
-    """The scenario's outcome: its findings against the normal audit's (``before``)."""
-    worst, worst_u, worst_id = None, None, ""
-    new, changed, unchanged = [], [], []
-    for f in findings:
-        fid = f.id  # a formatted string: made once per finding
-        prior = before.get(fid)
-        if prior is f:
-            unchanged.append(f)  # the normal finding itself (a rack of a class)
-            continue
-        f = _still_unknown(fid, f, unknown_before)
-        if f.status == "fail" and fid not in failing_before:
-            new.append(f)
-        if prior is not None and not _changed(f, prior):
-            unchanged.append(prior)  # untouched by this failure (the floor under a rack)
-            continue
-        changed.append(f)
-        u = utilisation(f)
-        # The highest utilisation; of equals, the first by id (whatever the order the checks
-        # were judged in).
-        if u is not None and (worst_u is None or u > worst_u or (u == worst_u and fid < worst_id)):
-            worst, worst_u, worst_id = f, u, fid
-    return ScenarioResult(scenario, changed, new, worst, worst_u, unchanged)
+    """The scenario's outcome: its findings against the normal audit's (``before``), after
+    those already tallied in ``start`` (a copy is taken)."""
+    tally = _Tally() if start is None else start.copy()
+    tally.add(findings, before, failing_before, unknown_before)
+    return ScenarioResult(
+        scenario, tally.changed, tally.new, tally.worst, tally.worst_u, tally.unchanged
+    )
+
+
+@dataclass(slots=True)
+class _Tally:
+    """A scenario's findings sorted against the normal audit's so far, in order: the part a
+    side lost alike an earlier one shares (the elements above) is tallied once."""
+
+    new: list[Finding] = field(default_factory=list)
+    changed: list[Finding] = field(default_factory=list)
+    unchanged: list[Finding] = field(default_factory=list)
+    worst: Finding | None = None
+    worst_u: float | None = None
+    worst_id: str = ""
+
+    def copy(self) -> _Tally:
+        return _Tally(
+            [*self.new],
+            [*self.changed],
+            [*self.unchanged],
+            self.worst,
+            self.worst_u,
+            self.worst_id,
+        )
+
+    def add(
+        self,
+        findings: list[Finding],
+        before: dict[str, Finding],
+        failing_before: set[str],
+        unknown_before: dict[str, Finding],
+    ) -> None:
+        worst, worst_u, worst_id = self.worst, self.worst_u, self.worst_id
+        new, changed, unchanged = self.new, self.changed, self.unchanged
+        for f in findings:
+            fid = f.id  # a formatted string: made once per finding
+            prior = before.get(fid)
+            if prior is f:
+                unchanged.append(f)  # the normal finding itself (a rack of a class)
+                continue
+            f = _still_unknown(fid, f, unknown_before)
+            if f.status == "fail" and fid not in failing_before:
+                new.append(f)
+            if prior is not None and not _changed(f, prior):
+                unchanged.append(prior)  # untouched by this failure (the floor under a rack)
+                continue
+            changed.append(f)
+            u = utilisation(f)
+            # The highest utilisation; of equals, the first by id (whatever the order the
+            # checks were judged in).
+            if u is not None and (
+                worst_u is None or u > worst_u or (u == worst_u and fid < worst_id)
+            ):
+                worst, worst_u, worst_id = f, u, fid
+        self.worst, self.worst_u, self.worst_id = worst, worst_u, worst_id
 
 
 def _still_unknown(fid: str, after: Finding, unknown_before: dict[str, Finding]) -> Finding:
