@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import facility.engine.evaluate as evaluate
 from facility.engine.evaluate import audit_in_context, default_profile
+from facility.engine.quantities import catalogue
 from facility.engine.rules import load_rules
 from facility.model.load import load_site
 
@@ -204,6 +205,17 @@ def test_only_the_row_layout_quantities_read_where_a_rack_stands_in_its_row() ->
             if isinstance(node, ast.Attribute) and node.attr == "position":
                 readers.append(path.name)
     assert readers and set(readers) == {"derive_space.py"}
+    # ... and no quantity elsewhere reads one of them (a rule's key follows its own quantities)
+    placed = {
+        name for name, q in catalogue()["rack"].items() if q.compute.__module__.endswith("space")
+    }
+    assert placed
+    for path in sorted((ROOT / "facility" / "engine").glob("*.py")):
+        if path.name in ("derive_space.py", "alike.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert node.value not in placed, (path.name, node.value)
 
 
 def test_no_quantity_reads_where_an_entity_is_written() -> None:
