@@ -619,5 +619,5 @@ def test_rules_of_the_users_are_named_from_each_working_directory(
     monkeypatch.chdir(root)
     there = load_rules(directories=[root])
     assert here is not there
-    named = {r.file for r in here.files if r.role == "rule"}, {r.file for r in there.files}
+    named = [{r.file for r in loaded.files if r.role == "rule"} for loaded in (here, there)]
     assert "rules/liquid/LIQ-900.yaml" in named[0] and "liquid/LIQ-900.yaml" in named[1]
