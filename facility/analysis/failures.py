@@ -411,6 +411,10 @@ def analyse_failures(
     # above, the rack's class): the failed site is not built again.
     sides_done: dict[Any, list[Finding]] = {}
     above_tallied: dict[Any, _Tally] = {}  # those findings against the normal audit's
+    # An element above lost PDUs whose PDUs below changed exactly as in an earlier loss (a
+    # busway's partner, when its row's busway is lost and when its source is): the findings
+    # it had then, by (scope, id, state below it) (_PowerStates)
+    by_state: dict[Any, list[Finding]] = {}
     with paused_gc():
         for scenario in scenarios(site):
             lost = failer.lost_pdus(scenario)
@@ -449,6 +453,7 @@ def analyse_failures(
                     alike,
                     above_alike,
                     sides_done,
+                    by_state,
                 )
             else:
                 findings = evaluate_entities(
@@ -584,6 +589,7 @@ def _power_loss(
     alike: Any,
     above_alike: dict[Any, list[Finding]],
     sides_done: dict[Any, list[Finding]],
+    by_state: dict[Any, list[Finding]],
 ) -> list[Finding]:
     """A loss of PDUs (a rack side, a busway, a source): the elements above them judged for
     each scenario (their other loads differ), once per loss ``alike`` (a rack side: of
@@ -597,7 +603,7 @@ def _power_loss(
         above_key = (alike, tuple((scope, i) for scope, items in touched.items() for i, _ in items))
     judged = above_alike.get(above_key)
     if judged is None:
-        judged = evaluate_entities(failed_site, ruleset, rules, touched, base, changed)
+        judged = _judged_above(failed_site, ruleset, rules, touched, base, changed, by_state)
         # (a check not evaluated may name the entity that lacks its input: not shared)
         if above_key is not None and all(f.status != "not_evaluated" for f in judged):
             above_alike[above_key] = judged
@@ -625,6 +631,126 @@ def _power_loss(
     ):
         sides_done[alike] = above_alike[above_key]
     return found
+
+
+def _judged_above(
+    failed_site: Site,
+    ruleset: RuleSet,
+    rules: list[Any],
+    touched: Affected,
+    base: Context,
+    changed: frozenset[tuple[str, str]],
+    by_state: dict[Any, list[Finding]],
+) -> list[Finding]:
+    """The rules on the elements above a power loss (and what else it touched), in the order
+    :func:`evaluate_entities` gives them: an element whose state an earlier loss left it in
+    (:func:`_element_state`) has that loss's findings, the others are judged."""
+    states = _PowerStates.of(failed_site, base)
+    if states is None:
+        return evaluate_entities(failed_site, ruleset, rules, touched, base, changed)
+    known: dict[tuple[str, str], list[Finding]] = {}
+    todo: dict[str, list[tuple[str, Any]]] = {}
+    keys: dict[tuple[str, str], Any] = {}
+    for scope, items in touched.items():
+        for entity_id, entity in items:
+            key = states.key(scope, entity_id)
+            found = None if key is None else by_state.get(key)
+            if found is None:
+                todo.setdefault(scope, []).append((entity_id, entity))
+                if key is not None:
+                    keys[scope, entity_id] = key
+            else:
+                known[scope, entity_id] = found
+    if not known:
+        judged = evaluate_entities(failed_site, ruleset, rules, touched, base, changed)
+        by_entity = _by_entity(judged)
+        for where, key in keys.items():
+            by_state[key] = by_entity.get(where, [])
+        return judged
+    fresh = _by_entity(evaluate_entities(failed_site, ruleset, rules, todo, base, changed))
+    for where, key in keys.items():
+        by_state[key] = fresh.get(where, [])
+    known.update(fresh)
+    # evaluate_entities' order: by rule, then by entity as touched lists them
+    of_rule = {
+        where: {f.rule: f for f in findings} for where, findings in known.items() if findings
+    }
+    out = []
+    for rule in rules:
+        scope = rule.spec.scope
+        for entity_id, _ in touched.get(scope, ()):
+            finding = of_rule.get((scope, entity_id), {}).get(rule.code)
+            if finding is not None:
+                out.append(finding)
+    return out
+
+
+def _by_entity(findings: list[Finding]) -> dict[tuple[str, str], list[Finding]]:
+    out: dict[tuple[str, str], list[Finding]] = {}
+    for f in findings:
+        out.setdefault((f.entity_kind, f.entity_id), []).append(f)
+    return out
+
+
+@dataclass(slots=True)
+class _PowerStates:
+    """What a loss of PDUs (and feeds) left below each power element: the changed PDUs
+    below it, their racks each with every PDU it lost and its sides lost, and the feeds out of
+    the non-IT loads fed from below it.
+
+    An element's values read its own figures, the PDUs in service below it and their racks'
+    PDUs in service, and its loads' feeds in service (the quantities' ``reads``): the same
+    element with the same state below it has the same values, so the same findings."""
+
+    topology: Any
+    lost_by_rack: dict[str, tuple[str, ...]]
+    feeds_out: frozenset[tuple[str, str]]
+
+    @staticmethod
+    def of(failed_site: Site, base: Context) -> _PowerStates | None:
+        """None unless the failed site is the normal one with PDUs moved (and feeds lost)."""
+        topology, normal = failed_site.topology, base.topology
+        moved = topology.moved
+        if (
+            moved is None
+            or base.baseline is not None
+            or topology.pdus_below is not normal.pdus_below
+            or normal.pdus_out_of_service
+            or normal.load_feeds_out
+            or topology.pdus_out_of_service != moved.lost
+        ):
+            return None
+        lost_by_rack: dict[str, list[str]] = {}
+        for pdu in moved.before:
+            lost = lost_by_rack.setdefault(pdu.rack, [])
+            if pdu.id in moved.lost:
+                lost.append(pdu.id)
+        return _PowerStates(
+            topology,
+            {rack: tuple(ids) for rack, ids in lost_by_rack.items()},
+            topology.load_feeds_out,
+        )
+
+    def key(self, scope: str, element_id: str) -> Any:
+        """The element's state, when it is one another loss can leave it in: every PDU below
+        it changed (a busway whose racks' other sides are on the busway lost, or on its
+        source). None: not kept (a part changed, or not a power element)."""
+        if scope not in ("distribution", "power_source"):
+            return None
+        topology = self.topology
+        below = topology.moved.below.get(element_id, ())
+        if len(below) != len(topology.pdus_below.get(element_id, ())):
+            return None
+        # (the changed PDUs below it are those of these racks)
+        racks = frozenset(
+            (rack, self.lost_by_rack[rack], topology.rack_by_id[rack].sides_lost)
+            for rack in {p.rack for p in below}
+        )
+        feeds: frozenset[tuple[str, str]] = frozenset()
+        if self.feeds_out:  # the loads fed from below it that lost a feed (any of theirs)
+            loads = {load.id for load, _ in topology.loads_below.get(element_id, ())}
+            feeds = frozenset(out for out in self.feeds_out if out[0] in loads)
+        return (scope, element_id, racks, feeds)
 
 
 def _side_alike(
