@@ -322,7 +322,21 @@ _LOAD, _LOAD_AFTER_SIDE_LOSS = "pdu_load", "pdu_load_after_side_loss"  # the qua
 
 def pdu_real_load(ctx: Context, pdu: Pdu, after_side_loss: bool = False) -> float | None:
     """The real power [W] on ``pdu`` (its share of the rack at the electrical basis), or None
-    when the rack's power is unknown: what the sources' kW checks and the account add up."""
+    when the rack's power is unknown: what the sources' kW checks and the account add up.
+
+    In normal operation made once per PDU (the sources' sums, the account and the power
+    account each read every PDU's): kept as the normal share a failure scenario reads."""
+    if ctx.baseline is None and not after_side_loss:
+        key = ("normal share", "pdu_real_load", pdu.id)
+        memo = ctx.memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        found = memo[key] = _real_load(ctx, pdu, False)
+        return found
+    return _real_load(ctx, pdu, after_side_loss)
+
+
+def _real_load(ctx: Context, pdu: Pdu, after_side_loss: bool) -> float | None:
     rack = _rack_of(ctx, pdu)
     power = ctx.get("rack", "rack_real_power", rack).value
     if power is None:
