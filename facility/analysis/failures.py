@@ -393,6 +393,12 @@ def analyse_failures(
     # A check the normal audit could not evaluate stays not evaluated after a loss: the loss
     # cannot supply the input it lacks (a sum over no CDU left is not a known "0 racks").
     unknown_before = {f.id: f for f in baseline.findings if f.status == "not_evaluated"}
+    # So those of the elements (not racks and PDUs, whose findings are mapped within a class)
+    # are given as the normal audit's, not judged again: the tally would keep those anyway.
+    settled: dict[str, dict[str, Finding]] = {}
+    for f in unknown_before.values():
+        if f.entity_kind not in ("rack", "pdu"):
+            settled.setdefault(f.rule, {})[f.entity_id] = f
     # The normal audit's context: a scenario's upstream sums are its sums with the changed
     # PDUs' shares moved, and the values the area modules share are computed once.
     if normal is not None and not (
@@ -454,10 +460,11 @@ def analyse_failures(
                     above_alike,
                     sides_done,
                     by_state,
+                    settled,
                 )
             else:
                 findings = evaluate_entities(
-                    failed_site, ruleset, normal_rules, touched, base, changed_q
+                    failed_site, ruleset, normal_rules, touched, base, changed_q, settled=settled
                 )
             report.results.append(
                 _result(scenario, findings, before, failing_before, unknown_before)
@@ -590,6 +597,7 @@ def _power_loss(
     above_alike: dict[Any, list[Finding]],
     sides_done: dict[Any, list[Finding]],
     by_state: dict[Any, list[Finding]],
+    settled: dict[str, dict[str, Finding]],
 ) -> list[Finding]:
     """A loss of PDUs (a rack side, a busway, a source): the elements above them judged for
     each scenario (their other loads differ), once per loss ``alike`` (a rack side: of
@@ -603,7 +611,9 @@ def _power_loss(
         above_key = (alike, tuple((scope, i) for scope, items in touched.items() for i, _ in items))
     judged = above_alike.get(above_key)
     if judged is None:
-        judged = _judged_above(failed_site, ruleset, rules, touched, base, changed, by_state)
+        judged = _judged_above(
+            failed_site, ruleset, rules, touched, base, changed, by_state, settled
+        )
         # (a check not evaluated may name the entity that lacks its input: not shared)
         if above_key is not None and all(f.status != "not_evaluated" for f in judged):
             above_alike[above_key] = judged
@@ -641,13 +651,16 @@ def _judged_above(
     base: Context,
     changed: frozenset[tuple[str, str]],
     by_state: dict[Any, list[Finding]],
+    settled: dict[str, dict[str, Finding]],
 ) -> list[Finding]:
     """The rules on the elements above a power loss (and what else it touched), in the order
     :func:`evaluate_entities` gives them: an element whose state an earlier loss left it in
     (:func:`_element_state`) has that loss's findings, the others are judged."""
     states = _PowerStates.of(failed_site, base)
     if states is None:
-        return evaluate_entities(failed_site, ruleset, rules, touched, base, changed)
+        return evaluate_entities(
+            failed_site, ruleset, rules, touched, base, changed, settled=settled
+        )
     known: dict[tuple[str, str], list[Finding]] = {}
     todo: dict[str, list[tuple[str, Any]]] = {}
     keys: dict[tuple[str, str], Any] = {}
@@ -662,12 +675,16 @@ def _judged_above(
             else:
                 known[scope, entity_id] = found
     if not known:
-        judged = evaluate_entities(failed_site, ruleset, rules, touched, base, changed)
+        judged = evaluate_entities(
+            failed_site, ruleset, rules, touched, base, changed, settled=settled
+        )
         by_entity = _by_entity(judged)
         for where, key in keys.items():
             by_state[key] = by_entity.get(where, [])
         return judged
-    fresh = _by_entity(evaluate_entities(failed_site, ruleset, rules, todo, base, changed))
+    fresh = _by_entity(
+        evaluate_entities(failed_site, ruleset, rules, todo, base, changed, settled=settled)
+    )
     for where, key in keys.items():
         by_state[key] = fresh.get(where, [])
     known.update(fresh)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,6 +221,7 @@ def evaluate_entities(
     baseline: Context | None = None,
     changed: frozenset[tuple[str, str]] | None = None,
     as_of: dt.date | None = None,
+    settled: Mapping[str, Mapping[str, Finding]] | None = None,
 ) -> list[Finding]:
     """Apply ``rules`` to just the given entities of each scope (failure scenarios, headroom).
 
@@ -231,7 +232,9 @@ def evaluate_entities(
     every other quantity's values are the baseline's, shared both ways (one computed here is
     the value the baseline would compute), not derived again for each scenario. ``as_of``:
     the report date the ages of evidence are judged on (the baseline's when it has one: a
-    loss does not age a record).
+    loss does not age a record). ``settled``: by rule code, then entity id, findings given
+    as they are instead of judged (a failure scenario: the checks its normal audit could not
+    evaluate, whose inputs no loss supplies).
     """
     if baseline is not None and as_of is None:
         as_of = baseline.as_of
@@ -245,9 +248,12 @@ def evaluate_entities(
         scoped = entities.get(rule.spec.scope)
         if not scoped:
             continue  # (a scenario touches a few scopes: no tables for the others)
+        given = settled.get(rule.code) if settled is not None else None
         tables = _tables(ctx, rule)
         for entity_id, entity in scoped:
-            finding = _apply(ctx, rule, entity_id, entity, tables)
+            finding = given.get(entity_id) if given is not None else None
+            if finding is None:
+                finding = _apply(ctx, rule, entity_id, entity, tables)
             if finding is not None:
                 findings.append(finding)
     return findings

@@ -61,10 +61,10 @@ def test_elements_kept_by_state_equal_judging_them_again(
     judged: Counter[str] = Counter()
     evaluate = failures.evaluate_entities
 
-    def counted(site: Any, ruleset: Any, rules: Any, entities: Any, *args: Any) -> Any:
+    def counted(site: Any, ruleset: Any, rules: Any, entities: Any, *args: Any, **kw: Any) -> Any:
         judged["elements"] += len(entities.get("distribution", ()))
         judged["elements"] += len(entities.get("power_source", ()))
-        return evaluate(site, ruleset, rules, entities, *args)
+        return evaluate(site, ruleset, rules, entities, *args, **kw)
 
     monkeypatch.setattr(failures, "evaluate_entities", counted)
     kept = _results(failures.analyse_failures(site, ruleset, baseline))

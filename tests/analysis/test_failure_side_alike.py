@@ -82,10 +82,10 @@ def test_shared_findings_above_equal_judging_every_loss_anew(
     judged: Counter[str] = Counter()
     evaluate = failures.evaluate_entities
 
-    def counted(site: Any, ruleset: Any, rules: Any, entities: Any, *args: Any) -> Any:
+    def counted(site: Any, ruleset: Any, rules: Any, entities: Any, *args: Any, **kw: Any) -> Any:
         if "rack" not in entities and {"distribution", "power_source"} & set(entities):
             judged["above"] += 1
-        return evaluate(site, ruleset, rules, entities, *args)
+        return evaluate(site, ruleset, rules, entities, *args, **kw)
 
     apply = failures._Failer.apply
 
