@@ -232,11 +232,16 @@ def affected(
             found = walked[key] = tuple(_inverse(site, scope, relation, read_id))
         return found
 
+    # The seeds of one scope and aspect walk each path together: a step takes a set of ids
+    # to the union of what each reaches, so the union of their walks is one walk of them all.
+    by_aspect: dict[tuple[str, str], set[str]] = {}
     for seed_scope, entity_id, aspect in seeds:
+        by_aspect.setdefault((seed_scope, aspect), set()).add(entity_id)
+    for (seed_scope, aspect), seeded in by_aspect.items():
         for scope, path in _paths(seed_scope, aspect):
-            here: tuple[str, ...] = (entity_id,)
+            here = seeded
             for reader_scope, relation in path:
-                here = tuple({r for i in here for r in inverse(reader_scope, relation, i)})
+                here = {r for i in here for r in inverse(reader_scope, relation, i)}
             ids.setdefault(scope, set()).update(here)
     out_of_service = set(exclude)
     return {

@@ -157,6 +157,24 @@ def test_a_lost_side_affects_its_rack_the_pdus_it_keeps_and_every_feed_above(tmp
     assert found["rack"][0][1] is failed.topology.rack_by_id["X"]  # the rack as it is now
 
 
+def test_seeds_walked_together_affect_what_each_affects_alone(tmp_path) -> None:
+    site = load(tmp_path, SITE)
+    lost = [site.pdus[p] for p in ("X-A1", "Y-A1")]
+    failed, _ = overlay.without_pdus(site, lost)
+    seeds = [("rack", "X", "pdus"), ("rack", "Y", "pdus"), ("distribution", "RPP-A", "below")]
+    seeds += [("distribution", "BW-A", "below"), ("power_source", "UPS-A", "below")]
+    exclude = [("pdu", "X-A1"), ("pdu", "Y-A1")]
+    together = affected(failed, seeds, exclude=exclude)
+    alone: dict[str, set[str]] = {}
+    for seed in seeds:
+        for scope, items in affected(failed, [seed], exclude=exclude).items():
+            alone.setdefault(scope, set()).update(i for i, _ in items)
+    assert {scope: [i for i, _ in items] for scope, items in together.items()} == {
+        scope: sorted(found) for scope, found in alone.items()
+    }
+    assert together["pdu"] == [(p, failed.pdus[p]) for p in ("X-B1", "Y-B1")]
+
+
 def test_a_lost_cdu_affects_its_loop_its_water_and_the_loop_s_other_cdus(tmp_path) -> None:
     site = load(tmp_path, SITE)
     failed = overlay.without_cdus(site, {"C1"})
