@@ -13,7 +13,10 @@ Rules tagged ``single-failure`` are not re-run: they already assume one failure,
 them inside a failure scenario would judge a double failure.
 
 Scenarios are incremental: each one copies only what it changes and evaluates only the
-entities it affects, so a campus's thousands of scenarios cost about one audit in total.
+entities it affects, so a campus's thousands of scenarios cost about one audit in total. What
+an earlier scenario already judged is not judged again: identical racks losing the same side,
+an element above left in the state an earlier loss left it in, and a check the normal audit
+could not evaluate (its normal finding stands).
 """
 
 from __future__ import annotations
