@@ -109,10 +109,13 @@ class _Without(Mapping[str, Any]):
 
 
 def with_racks(site: Site, added: list[Rack]) -> Site:
-    """``site`` with the racks ``added`` (and their PDUs): its relations built anew."""
+    """``site`` with the racks ``added`` (and their PDUs): its relations the site's with the
+    racks appended (:meth:`Topology.with_racks`), else built anew on first use."""
     pdus = dict(site.pdus)
     for rack in added:
         for group in rack.pdus.values():
             for pdu in group:
                 pdus[pdu.id] = pdu
-    return dataclasses.replace(site, racks=[*site.racks, *added], pdus=pdus)
+    grown = dataclasses.replace(site, racks=[*site.racks, *added], pdus=pdus)
+    topology = site.topology.with_racks(grown, added)
+    return grown if topology is None else site.with_topology(topology, racks=grown.racks, pdus=pdus)

@@ -215,6 +215,80 @@ class Topology:
             moved=Moved(before, lost, {k: tuple(v) for k, v in below.items()}),
         )
 
+    def with_racks(self, site: Site, added: list[Rack]) -> Topology | None:
+        """The relations of ``site``, this topology's site with the racks ``added`` after its
+        own (their PDUs after its PDUs, as :func:`facility.model.overlay.with_racks` adds
+        them): what :func:`build_topology` would build, from these relations with the racks
+        appended, without a walk over the campus (headroom tries a few dozen counts). None
+        when appending is not enough: an overlay, a rack or PDU id already taken, or a side or
+        row the site has no rack or PDU on yet (its numbering would change)."""
+        r = self.relations
+        new_pdus = [p for rack in added for group in rack.pdus.values() for p in group]
+        if (
+            self.moved is not None
+            or self.pdus_out_of_service
+            or self.load_feeds_out
+            or len(site.racks) != len(r.racks.ids) + len(added)
+            or len(site.pdus) != len(r.pdus.ids) + len(new_pdus)
+            or len({rack.id for rack in added} | r.racks.index.keys())
+            != len(r.racks.ids) + len(added)
+            or any(p.id in r.pdus.index or p.side not in r.sides.index for p in new_pdus)
+            or any(rack.row is not None and rack.row not in r.rows.index for rack in added)
+        ):
+            return None
+        sole_room = next(iter(site.rooms)) if len(site.rooms) == 1 else None
+        racks = Numbering.of((*r.racks.ids, *(rack.id for rack in added)))
+        pdus = Numbering.of(site.pdus)
+        if len(pdus.ids) != len(r.pdus.ids) + len(new_pdus):
+            return None  # (two added PDUs of one id)
+
+        def more(column: array[int], values: Iterable[int]) -> array[int]:
+            grown = array("l", column)
+            grown.extend(values)
+            return grown
+
+        relations = dataclasses.replace(
+            r,
+            racks=racks,
+            pdus=pdus,
+            pdu_rack=more(r.pdu_rack, (racks.at(p.rack) for p in new_pdus)),
+            pdu_side=more(r.pdu_side, (r.sides.at(p.side) for p in new_pdus)),
+            pdu_feed=more(r.pdu_feed, (r.elements.at(p.fed_by) for p in new_pdus)),
+            rack_loop=more(r.rack_loop, (r.loops.at(rack.loop) for rack in added)),
+            rack_zone=more(r.rack_zone, (r.zones.at(rack.zone) for rack in added)),
+            rack_room=more(r.rack_room, (r.rooms.at(rack.room or sole_room) for rack in added)),
+            rack_row=more(r.rack_row, (r.rows.at(rack.row) for rack in added)),
+        )
+
+        def grouped(
+            groups: Mapping[str | None, list[Rack]], of_rack: array[int], names: Numbering
+        ) -> dict[str | None, list[Rack]]:
+            out = dict(groups)
+            for i, rack in enumerate(added, start=len(r.racks.ids)):
+                at = of_rack[i]
+                name = names.ids[at] if at >= 0 else None
+                out[name] = [*out.get(name, ()), rack]
+            return out
+
+        below: dict[str, list[Pdu]] = {}
+        for i, pdu in enumerate(new_pdus, start=len(r.pdus.ids)):
+            feed = relations.pdu_feed[i]
+            for element in self.chain.get(r.elements.ids[feed], ()) if feed >= 0 else ():
+                below.setdefault(element.id, []).append(pdu)
+        pdus_below = dict(self.pdus_below)
+        for element_id, found in below.items():
+            pdus_below[element_id] = (*pdus_below.get(element_id, ()), *found)
+        return dataclasses.replace(
+            self,
+            rack_by_id={**self.rack_by_id, **{rack.id: rack for rack in added}},
+            racks_by_loop=grouped(self.racks_by_loop, relations.rack_loop, r.loops),
+            racks_by_zone=grouped(self.racks_by_zone, relations.rack_zone, r.zones),
+            racks_by_room=grouped(self.racks_by_room, relations.rack_room, r.rooms),
+            racks_by_row=grouped(self.racks_by_row, relations.rack_row, r.rows),
+            pdus_below=pdus_below,
+            relations=relations,
+        )
+
     def without_cdus(self, lost: frozenset[str]) -> Topology:
         """The relations once the CDUs ``lost`` are out of service (the loops that name them
         are changed with the site: :func:`facility.model.overlay.without_cdus`). Only the
