@@ -424,10 +424,17 @@ def analyse_failures(
     # busway's partner, when its row's busway is lost and when its source is): the findings
     # it had then, by (scope, id, state below it) (_PowerStates)
     by_state: dict[Any, list[Finding]] = {}
+    # Only the losses ``touching`` something: what a side lost alike an earlier one reaches
+    # beyond its rack and PDUs (the elements above), to skip it without building it.
+    sides_reach: dict[Any, frozenset[tuple[str, str]]] = {}
     with paused_gc():
         for scenario in scenarios(site):
             lost = failer.lost_pdus(scenario)
             alike = None if lost is None else _side_alike(failer, scenario, lost)
+            if touching is not None and alike is not None and alike in sides_reach:
+                rack = failer.topology.rack_by_id[scenario.element.rsplit(":", 1)[0]]
+                if not _side_touches(rack, sides_reach[alike], touching):
+                    continue  # (it touches what an earlier side alike touched, for its rack)
             above = sides_done.get(alike) if alike is not None and touching is None else None
             if above is not None and alike is not None:
                 rack = failer.topology.rack_by_id[scenario.element.rsplit(":", 1)[0]]
@@ -441,6 +448,10 @@ def analyse_failures(
                 )
                 continue
             failed_site, touched = failer.apply(scenario)
+            if touching is not None and alike is not None:
+                reach = _side_reach(scenario, touched)
+                if reach is not None:
+                    sides_reach[alike] = reach
             if touching is not None and not any(
                 (scope, i) in touching for scope, items in touched.items() for i, _ in items
             ):
@@ -473,6 +484,30 @@ def analyse_failures(
                 _result(scenario, findings, before, failing_before, unknown_before)
             )
     return report
+
+
+def _side_reach(scenario: Scenario, touched: Affected) -> frozenset[tuple[str, str]] | None:
+    """What a rack side's loss touched beyond its rack and its PDUs: the elements above
+    them; None when it touched anything else (another rack, another scope)."""
+    rack_id = scenario.element.rsplit(":", 1)[0]
+    if set(touched) - {"rack", "pdu", "distribution", "power_source"}:
+        return None
+    if [i for i, _ in touched.get("rack", ())] != [rack_id]:
+        return None
+    if any(pdu.rack != rack_id for _, pdu in touched.get("pdu", ())):
+        return None
+    return frozenset(
+        (scope, i) for scope in ("distribution", "power_source") for i, _ in touched.get(scope, ())
+    )
+
+
+def _side_touches(rack: Rack, reach: frozenset[tuple[str, str]], touching: set[Any]) -> bool:
+    """A side of ``rack`` lost alike one that reached ``reach`` (beyond its rack and PDUs)
+    touches one of ``touching``: its rack, one of its PDUs (any, lost or not) or one of those
+    elements. Identical racks on the same circuits reach the same elements (_side_alike)."""
+    if ("rack", rack.id) in touching or not reach.isdisjoint(touching):
+        return True
+    return any(("pdu", p.id) in touching for pdus in rack.pdus.values() for p in pdus)
 
 
 def _result(
