@@ -75,7 +75,10 @@ def failures(
         )
     except InputError as error:
         raise _fail_input(error) from None
-    baseline, normal = audit_in_context(loaded, ruleset, as_of=_generated_at(None).date())
+    # (the coverage is not shown: not made)
+    baseline, normal = audit_in_context(
+        loaded, ruleset, as_of=_generated_at(None).date(), with_coverage=False
+    )
     report = analyse_failures(loaded, ruleset, baseline, normal=normal)
     del baseline, normal  # the audit: not held while the report is written
     if output_format is FailuresFormat.json:
@@ -115,7 +118,7 @@ def headroom(
     """
     from facility.analysis.headroom import HeadroomError
     from facility.analysis.headroom import headroom as compute_headroom
-    from facility.engine.evaluate import audit, default_profile
+    from facility.engine.evaluate import audit_in_context, default_profile
     from facility.engine.rules import load_rules
     from facility.model.load import load_site
     from facility.model.source import InputError
@@ -130,7 +133,10 @@ def headroom(
         report = compute_headroom(
             loaded,
             ruleset,
-            audit(loaded, ruleset, as_of=_generated_at(None).date()),
+            # (the coverage is not shown: not made)
+            audit_in_context(
+                loaded, ruleset, as_of=_generated_at(None).date(), with_coverage=False
+            )[0],
             rack_type,
             loop=loop,
             zone=zone,

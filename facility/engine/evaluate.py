@@ -49,7 +49,8 @@ def audit_in_context(
     ``by_class``: racks and PDUs alike judged once per class (:mod:`facility.engine.alike`);
     False, each one on its own: the reference the tests hold the classes to.
     ``with_coverage``: False for a caller that makes the coverage itself, with more findings
-    (:func:`facility.check.run_check`, after the single failures): ``result.coverage`` None."""
+    (:func:`facility.check.run_check`, after the single failures), or shows none (``facility
+    failures``, ``facility headroom``): ``result.coverage`` None."""
     if ruleset is None:
         from facility.engine.rules import load_rules
 
