@@ -38,7 +38,7 @@ from facility.model import overlay
 from facility.model.cooling import Pumps
 from facility.model.site import Pdu, Rack, ResolvedCdu, Site
 from facility.model.source import Location
-from facility.model.topology import Feed
+from facility.model.topology import Feed, Moved, Topology
 
 SINGLE_FAILURE_TAG = "single-failure"
 
@@ -692,8 +692,8 @@ def _judged_above(
     settled: dict[str, dict[str, Finding]],
 ) -> list[Finding]:
     """The rules on the elements above a power loss (and what else it touched), in the order
-    :func:`evaluate_entities` gives them: an element whose state an earlier loss left it in
-    (:func:`_element_state`) has that loss's findings, the others are judged."""
+    :func:`evaluate_entities` gives them: an element an earlier loss left in the same state
+    (:class:`_PowerStates`) has that loss's findings, the others are judged."""
     states = _PowerStates.of(failed_site, base)
     if states is None:
         return evaluate_entities(
@@ -749,15 +749,16 @@ def _by_entity(findings: list[Finding]) -> dict[tuple[str, str], list[Finding]]:
 
 @dataclass(slots=True)
 class _PowerStates:
-    """What a loss of PDUs (and feeds) left below each power element: the changed PDUs
-    below it, their racks each with every PDU it lost and its sides lost, and the feeds out of
-    the non-IT loads fed from below it.
+    """What a loss of PDUs (and feeds) left below each power element: the racks with PDUs
+    below it that lost PDUs, each with every PDU it lost and its sides lost, and the feeds out
+    of the non-IT loads fed from below it.
 
     An element's values read its own figures, the PDUs in service below it and their racks'
     PDUs in service, and its loads' feeds in service (the quantities' ``reads``): the same
     element with the same state below it has the same values, so the same findings."""
 
-    topology: Any
+    topology: Topology  # the failed site's
+    moved: Moved  # what its loss changed on the power tree
     lost_by_rack: dict[str, tuple[str, ...]]
     feeds_out: frozenset[tuple[str, str]]
 
@@ -782,6 +783,7 @@ class _PowerStates:
                 lost.append(pdu.id)
         return _PowerStates(
             topology,
+            moved,
             {rack: tuple(ids) for rack, ids in lost_by_rack.items()},
             topology.load_feeds_out,
         )
@@ -793,7 +795,7 @@ class _PowerStates:
         if scope not in ("distribution", "power_source"):
             return None
         topology = self.topology
-        below = topology.moved.below.get(element_id, ())
+        below = self.moved.below.get(element_id, ())
         if len(below) != len(topology.pdus_below.get(element_id, ())):
             return None
         # (the changed PDUs below it are those of these racks)
