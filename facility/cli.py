@@ -120,7 +120,10 @@ def _show(text: str, *, json_text: bool = False, nl: bool = False) -> None:
     escapes (:mod:`facility.printable`)."""
     from facility.printable import json_inert, printable
 
-    typer.echo(json_inert(text) if json_text else printable(text, keep="\n\t"), nl=nl)
+    if json_text:  # JSON holds no ANSI sequence (ESC is written \u001b): nothing to strip
+        typer.echo(json_inert(text), nl=nl, color=True)
+    else:
+        typer.echo(printable(text, keep="\n\t"), nl=nl)
 
 
 def _fail_input(error: Exception) -> typer.Exit:

@@ -55,6 +55,8 @@ def json_inert(text: str) -> str:
     """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with DEL, the C1 controls and
     the bidi and line-separator characters written as ``\\uXXXX``: the same data, but nothing
     a terminal or an editor would act on. They can only occur inside strings."""
+    if text.isascii() and "\x7f" not in text:  # (two scans at memory speed: the common case)
+        return text
     if _JSON_RAW.search(text) is None:
         return text
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

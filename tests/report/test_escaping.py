@@ -366,3 +366,13 @@ def test_a_lone_surrogate_is_written_as_its_escape() -> None:
     assert printable("R\ud800") == "R\\ud800"
     assert json_inert('"R\ud800"') == '"R\\ud800"'
     assert printable("R\U0001f600") == "R\U0001f600"  # a whole pair is a character
+
+
+def test_json_inert_of_ascii_text_escapes_only_del() -> None:
+    # ASCII text is checked without the pattern: DEL is its only character to escape
+    from facility.printable import json_inert
+
+    text = '{"id": "A01", "note": "tab\\t"}'
+    assert json_inert(text) is text
+    assert json_inert('"A\x7f01"') == '"A\\u007f01"'
+    assert json_inert('"A\x8501\u202e"') == '"A\\u008501\\u202e"'  # and the others, not ASCII
