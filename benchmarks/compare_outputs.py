@@ -1,4 +1,5 @@
-"""Do two source trees give the same results? `check -o result.json` and `failures -f json`.
+"""Do two source trees give the same results? `check -o result.json` and `failures -f json`
+(compact and full).
 
     uv run python benchmarks/compare_outputs.py BEFORE AFTER SITE...
 
@@ -52,11 +53,21 @@ def _outputs(tree: Path, site: Path, work: Path) -> dict[str, bytes]:
     done = subprocess.run(check, env=env, capture_output=True, check=False, cwd=work)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{tree}: check {site} exited {done.returncode}: {done.stderr[-2000:]!r}")
-    failures = [sys.executable, "-c", RUN, "failures", str(site), "-f", "json"]
-    run = subprocess.run(failures, env=env, capture_output=True, check=False, cwd=work)
-    if run.returncode not in (0, 1):
-        raise SystemExit(f"{tree}: failures {site} exited {run.returncode}: {run.stderr[-2000:]!r}")
-    return {"check -o result.json": result.read_bytes(), "failures -f json": run.stdout}
+    outputs = {"check -o result.json": result.read_bytes()}
+    for detail in ("compact", "full"):
+        failures = [sys.executable, "-c", RUN, "failures", str(site), "-f", "json"]
+        failures += ["--json-detail", detail]
+        run = subprocess.run(failures, env=env, capture_output=True, check=False, cwd=work)
+        if run.returncode == 2 and b"--json-detail" in run.stderr:
+            if detail == "compact":  # a tree from before the option: no compact document,
+                continue  # and its `failures -f json` is the full one
+            run = subprocess.run(failures[:-2], env=env, capture_output=True, check=False, cwd=work)
+        if run.returncode not in (0, 1):
+            raise SystemExit(
+                f"{tree}: failures {site} exited {run.returncode}: {run.stderr[-2000:]!r}"
+            )
+        outputs[f"failures -f json --json-detail {detail}"] = run.stdout
+    return outputs
 
 
 def _first_difference(a: bytes, b: bytes) -> str:
@@ -109,7 +120,11 @@ def main() -> None:
         for site in args.sites:
             before = _outputs(args.before, site, Path(tmp))
             after = _outputs(args.after, site, Path(tmp))
+            for name in sorted(before.keys() - after.keys() | after.keys() - before.keys()):
+                print(f"skipped  {site} {name}: written by one tree only")
             for name, old in before.items():
+                if name not in after:
+                    continue
                 new = after[name]
                 digest = hashlib.sha256(new).hexdigest()[:12]
                 if old == new:

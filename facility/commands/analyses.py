@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from facility.cli import (
+    JsonDetail,
     Language,
     _error,
     _fail_input,
@@ -55,6 +56,15 @@ def failures(
     lang: Annotated[
         Language, typer.Option("--lang", help="Language of the text output and of error messages.")
     ] = Language.en,
+    json_detail: Annotated[
+        JsonDetail,
+        typer.Option(
+            "--json-detail",
+            help="The findings each loss moved, in the JSON: compact (the default: each "
+            "finding's id, status and figures shared by identical findings, runs of passing "
+            "ones) or full (every finding with all its fields).",
+        ),
+    ] = JsonDetail.compact,
 ) -> None:
     """Fail each element in turn (N-1): single points of failure, and what each loss does.
 
@@ -83,7 +93,8 @@ def failures(
     del baseline, normal  # the audit: not held while the report is written
     if output_format is FailuresFormat.json:
         info = {"name": loaded.info.name, "file": loaded.file, "sha256": loaded.sha256}
-        for piece in iter_failures_json(report, info):  # a campus's is 100s of MB: streamed
+        full = json_detail is JsonDetail.full
+        for piece in iter_failures_json(report, info, full=full):  # a campus's: streamed
             _show(piece, json_text=True)
     else:
         _show(failures_text(report, loaded.info.name, _titles(ruleset)))

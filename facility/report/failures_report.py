@@ -173,8 +173,8 @@ def failures_data(report: FailureReport) -> dict[str, Any]:
         }
 
 
-def failures_json(report: FailureReport, site: dict[str, str]) -> str:
+def failures_json(report: FailureReport, site: dict[str, str], *, full: bool = False) -> str:
     """``facility failures -f json`` (the command streams :func:`iter_failures_json`)."""
     from facility.report.json_report import iter_failures_json
 
-    return "".join(iter_failures_json(report, site))
+    return "".join(iter_failures_json(report, site, full=full))

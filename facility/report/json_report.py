@@ -285,12 +285,58 @@ def _failure_chunks(report: Any, lines: _FindingLines, full: bool) -> Iterator[s
     yield "\n  }"
 
 
-def iter_failures_json(report: Any, site: dict[str, str]) -> Iterator[str]:
-    """``facility failures -f json``, piece by piece: the same members as the ``failures``
-    section of the JSON result, with the site first."""
+COMPACT_FAILURES_SCHEMA = "facility-failures/2"
+
+
+def iter_failures_json(report: Any, site: dict[str, str], *, full: bool = False) -> Iterator[str]:
+    """``facility failures -f json``, piece by piece. ``full`` (``--json-detail full``): the
+    members of a full JSON result's ``failures`` section, with the site first
+    (``facility-failures/1``); compact (the default): :func:`_compact_failures`."""
     yield "{"
-    yield from _failures_body(report, _FindingLines(), {"site": site}, " ")
+    if full:
+        yield from _failures_body(report, _FindingLines(), {"site": site}, " ")
+    else:
+        yield from _compact_failures(report, site)
     yield "\n}\n"
+
+
+def _compact_failures(report: Any, site: dict[str, str]) -> Iterator[str]:
+    """``facility-failures/2``: each scenario as in a compact result's ``failures`` section,
+    with the findings its loss moved as a compact result's ``findings[]`` writes them (a
+    failing one with its id, status, figures and place; passing and not-evaluated ones in
+    runs), then each of their rules' texts once (``rules``) and each distinct set of figures
+    once (``figures``). A finding several losses moved alike is encoded once."""
+    from facility.report.failures_report import (  # it imports this module
+        changed_findings,
+        failures_head,
+        scenario_head,
+    )
+
+    lines = _FindingLines(by_identity=True)
+    site_file = site.get("file", "")
+    rules: dict[str, dict[str, str]] = {}
+    with for_machines():
+        head = failures_head(report)
+        del head["schema"]
+        members = {"schema": COMPACT_FAILURES_SCHEMA, "detail": "compact", "site": site, **head}
+        yield "".join(f"\n {json.dumps(k)}: {_line(v)}," for k, v in members.items())
+        yield '\n "scenarios": ['
+        separator = "\n  "
+        for r in report.results:
+            moved = changed_findings(r)
+            for f in moved:
+                if f.rule not in rules:
+                    rules[f.rule] = _rule_texts(f)
+            shown = {k: v for k, v in scenario_head(r).items() if k not in _DERIVED}
+            entries = ",".join(lines.compact(moved, {}, site_file))
+            yield (
+                f'{separator}{_tight(shown)[:-1]},"moved":{len(moved)},'
+                f'"findings":[{entries}],"unchanged":{len(r.unchanged)}}}'
+            )
+            separator = ",\n  "
+        yield "]" if separator == "\n  " else "\n ]"
+        yield f',\n "rules": {_line(rules)}'
+        yield from lines.figures_chunks(" ")
 
 
 def _failures_body(
@@ -397,8 +443,12 @@ def _rules_json(findings: list[Finding]) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for f in findings:
         if f.rule not in out:
-            out[f.rule] = {"name": f.name, "title": f.title, "area": f.area, "severity": f.severity}
+            out[f.rule] = _rule_texts(f)
     return out
+
+
+def _rule_texts(f: Finding) -> dict[str, str]:
+    return {"name": f.name, "title": f.title, "area": f.area, "severity": f.severity}
 
 
 def _fixes_chunks(report: ReportInput) -> Iterator[str]:
@@ -467,7 +517,10 @@ class _FindingLines:
     and (observed, limit, margin, message, working) sets — identical racks, identical PDUs —
     which are encoded once and reused. English only (the JSON result's language)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, by_identity: bool = False) -> None:
+        """``by_identity``: the findings written more than once (a finding several losses
+        moved alike) find their figures' index by the object, not by its figures again."""
+        self.by_identity: dict[int, tuple[Finding, int]] | None = {} if by_identity else None
         self.rules: dict[tuple[str, ...], str] = {}
         self.middles: dict[tuple[Any, ...], str] = {}
         self.files: dict[str, str] = {}
@@ -510,6 +563,17 @@ class _FindingLines:
             yield self._run(run, entities)
 
     def _figures_index(self, f: Finding) -> int:
+        known = self.by_identity
+        if known is not None:
+            found = known.get(id(f))
+            if found is not None and found[0] is f:
+                return found[1]
+            index = self._figures_index_of(f)
+            known[id(f)] = (f, index)  # f held here: its id is not reused while it is
+            return index
+        return self._figures_index_of(f)
+
+    def _figures_index_of(self, f: Finding) -> int:
         key: tuple[Any, ...] = (f.rule, f.status, f.kind, f.observed, f.limit)
         key += (f.margin, f.relation, f.missing)
         index = self.figures.get(key)
@@ -541,11 +605,11 @@ class _FindingLines:
             file = self.files[where.file] = _text(where.file)
         return f'{{"file":{file},' + place
 
-    def figures_chunks(self) -> Iterator[str]:
+    def figures_chunks(self, indent: str = "  ") -> Iterator[str]:
         """``figures``, one per line, after the findings that refer to them."""
-        yield ',\n  "figures": ['
-        yield ",".join(f"\n    {line}" for line in self.figure_lines)
-        yield "\n  ]" if self.figure_lines else "]"
+        yield f',\n{indent}"figures": ['
+        yield ",".join(f"\n{indent}  {line}" for line in self.figure_lines)
+        yield f"\n{indent}]" if self.figure_lines else "]"
 
     def _source(self, f: Finding) -> str:
         where = f.location
