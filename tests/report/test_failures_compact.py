@@ -43,7 +43,8 @@ def campus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-SITES = sorted(p.name for p in (ROOT / "examples").glob("*.yaml"))
+# every example, and a layered one (a finding placed in a base file names that file)
+SITES = [*sorted(p.name for p in (ROOT / "examples").glob("*.yaml")), "layered/cooling.yaml"]
 
 
 def _both(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
