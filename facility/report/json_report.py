@@ -518,9 +518,12 @@ class _FindingLines:
     which are encoded once and reused. English only (the JSON result's language)."""
 
     def __init__(self, *, by_identity: bool = False) -> None:
-        """``by_identity``: the findings written more than once (a finding several losses
-        moved alike) find their figures' index by the object, not by its figures again."""
-        self.by_identity: dict[int, tuple[Finding, int]] | None = {} if by_identity else None
+        """``by_identity``: a finding written more than once (one several losses moved
+        alike) is encoded once: its compact entry is kept by the object (with the object, so
+        an id Python reuses never matches)."""
+        self.by_identity: dict[int, tuple[Finding, int, str | None, str]] | None = (
+            {} if by_identity else None
+        )
         self.rules: dict[tuple[str, ...], str] = {}
         self.middles: dict[tuple[Any, ...], str] = {}
         self.files: dict[str, str] = {}
@@ -540,40 +543,47 @@ class _FindingLines:
         entities."""
         run: tuple[str, str, str, int] | None = None
         entities: list[str] = []
+        known = self.by_identity
         for f in ordered:
-            index = self._figures_index(f)
-            if f.status in ("fail", "waived"):
+            found = None if known is None else known.get(id(f))
+            if found is None or found[0] is not f:
+                found = (f, *self._entry(f, waivers, site_file))
+                if known is not None:
+                    known[id(f)] = found  # f held here: its id is not reused while it is
+            _, index, line, entity = found
+            if line is not None:  # failing or waived: a line of its own
                 if run is not None:
                     yield self._run(run, entities)
                     run, entities = None, []
-                line = f'{{"id":{_text(f.id)},"status":{_string(f.status)},"figures":{index}'
-                line += f',"source":{self._place(f, site_file)}'
-                waiver = waivers.get(f.id) if f.status == "waived" else None
-                if waiver is not None:
-                    line += f',"waiver":{_tight(waiver_json(waiver))}'
-                yield line + "}"
+                yield line
                 continue
             key = (f.rule, f.entity_kind, f.status, index)
             if key != run:
                 if run is not None:
                     yield self._run(run, entities)
                 run, entities = key, []
-            entities.append(f.entity_id)
+            entities.append(entity)
         if run is not None:
             yield self._run(run, entities)
 
-    def _figures_index(self, f: Finding) -> int:
-        known = self.by_identity
-        if known is not None:
-            found = known.get(id(f))
-            if found is not None and found[0] is f:
-                return found[1]
-            index = self._figures_index_of(f)
-            known[id(f)] = (f, index)  # f held here: its id is not reused while it is
-            return index
-        return self._figures_index_of(f)
+    def _entry(
+        self, f: Finding, waivers: Mapping[str, Waiver], site_file: str
+    ) -> tuple[int, str | None, str]:
+        """``f``'s figures index, its line when it fails or is waived (else None), and its
+        entity id as JSON (what a run names)."""
+        index = self._figures_index(f)
+        entity = _text(f.entity_id)
+        if f.status not in ("fail", "waived"):
+            return index, None, entity
+        line = f'{{"id":{_text(f.id)},"status":{_string(f.status)},"figures":{index}'
+        line += f',"source":{self._place(f, site_file)}'
+        waiver = waivers.get(f.id) if f.status == "waived" else None
+        if waiver is not None:
+            line += f',"waiver":{_tight(waiver_json(waiver))}'
+        return index, line + "}", entity
 
-    def _figures_index_of(self, f: Finding) -> int:
+    def _figures_index(self, f: Finding) -> int:
+
         key: tuple[Any, ...] = (f.rule, f.status, f.kind, f.observed, f.limit)
         key += (f.margin, f.relation, f.missing)
         index = self.figures.get(key)
@@ -586,8 +596,9 @@ class _FindingLines:
 
     @staticmethod
     def _run(run: tuple[str, str, str, int], entities: list[str]) -> str:
+        """A run's line; ``entities``: their ids, each already as JSON."""
         rule, kind, status, index = run
-        named = ",".join(_text(entity) for entity in entities)
+        named = ",".join(entities)
         return (
             f'{{"rule":{_string(rule)},"kind":{_string(kind)},"status":{_string(status)},'
             f'"figures":{index},"entities":[{named}]}}'

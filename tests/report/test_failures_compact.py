@@ -112,19 +112,21 @@ def test_identical_losses_share_figures_and_the_document_is_smaller(campus: Path
     assert len(compact_text.encode()) * 4 < len(full_text.encode())
 
 
-def test_a_finding_moved_by_several_losses_is_looked_up_by_the_object() -> None:
+def test_a_finding_moved_by_several_losses_is_encoded_once_by_the_object() -> None:
     report = _analysed(ROOT / "examples" / "hall-b3.yaml")
     findings = [f for r in report.results for f in r.changed]
+    failing = next(f for f in findings if f.status == "fail")
+    passing = next(f for f in findings if f.status == "pass")
+    plain = _FindingLines()  # nothing kept: every entry made from the finding
+    expected = list(plain.compact([failing, passing], {}, "x.yaml"))
     lines = _FindingLines(by_identity=True)
-    first = findings[0]
-    index = lines._figures_index(first)
-    assert lines._figures_index(first) == index
+    assert list(lines.compact([failing, passing], {}, "x.yaml")) == expected
+    assert lines.by_identity is not None and len(lines.by_identity) == 2
+    assert list(lines.compact([failing, passing], {}, "x.yaml")) == expected  # from the memo
     # another object at an id the memo holds (an id Python reuses once an object is gone)
-    # is never given that entry's figures
-    other = next(f for f in findings if lines._figures_index_of(f) != index)
-    assert lines.by_identity is not None
-    lines.by_identity[id(other)] = (first, index)
-    assert lines._figures_index(other) != index
+    # is never given that entry
+    lines.by_identity[id(passing)] = lines.by_identity[id(failing)]
+    assert list(lines.compact([passing], {}, "x.yaml")) == expected[1:]
 
 
 def test_the_command_writes_compact_by_default_and_full_when_asked() -> None:
